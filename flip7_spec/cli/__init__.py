@@ -1,0 +1,45 @@
+"""The ``flip7-spec`` command.
+
+Each subcommand lives in its own module of this package and exposes a click command named ``command``;
+the group finds them all. Exit codes: 0 success, 1 a check failed (a divergence, a failed proof, a
+failing engine), 2 unusable input (bad arguments, files, rulesets, cards, or an engine that cannot be
+used at all), 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sys
+
+import click
+
+from flip7_spec import __version__
+from flip7_spec.cli.common import run_main
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, prog_name="flip7-spec")
+def cli() -> None:
+    """The referee for Flip 7 and Flip 7: With a Vengeance.
+
+    An executable specification of the rules, a trace format that records a game exactly, and a
+    conformance suite that finds where another engine breaks the rules.
+
+    \b
+    Exit codes: 0 success, 1 a check failed, 2 unusable input, 130 interrupted.
+    Run `flip7-spec COMMAND --help` for each command.
+    """
+
+
+def _register() -> None:
+    for module in sorted(m.name for m in pkgutil.iter_modules(__path__) if m.name.startswith("cmd_")):
+        cli.add_command(importlib.import_module(f"{__name__}.{module}").command)
+
+
+_register()
+
+
+def main() -> None:
+    """Entry point of the console script."""
+    sys.exit(run_main(cli))

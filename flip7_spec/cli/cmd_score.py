@@ -1,0 +1,36 @@
+"""``flip7-spec score``: the round score of one player's final cards."""
+
+from __future__ import annotations
+
+import click
+
+from flip7_spec.cards import cards
+from flip7_spec.cli.common import ruleset_option
+from flip7_spec.rulesets import Ruleset
+from flip7_spec.scoring import check_hand, score
+
+
+@click.command("score")
+@ruleset_option()
+@click.option("--players", type=click.IntRange(1), default=3, show_default=True,
+              help="player count (more than 18 adds a deck, which allows more copies)")
+@click.option("--busted", is_flag=True, help="the player busted (scores 0)")
+@click.option("--explain", is_flag=True, help="print each scoring step before the total")
+@click.argument("card_texts", metavar="CARD...", nargs=-1, required=True)
+def command(ruleset: Ruleset, players: int, busted: bool, explain: bool, card_texts: tuple[str, ...]) -> None:
+    """Print the round score of a player holding CARD... at the end of a round (last line of stdout).
+
+    Cards are written in their short form: numbers 0-12, +2 +4 +6 +8 +10, x2, FREEZE, CHANCE (and for
+    Vengeance ZERO U7 L13 -2 ... -10 /2). A hand that cannot occur is an error (exit 2).
+
+    \b
+    Example: flip7-spec score 3 11 5 7 10 x2   ->  72
+    """
+    hand = cards(list(card_texts))
+    if not busted:
+        check_hand(ruleset, hand, players)
+    result = score(ruleset, hand, busted)
+    if explain:
+        for line in result.steps()[:-1]:
+            click.echo(line)
+    click.echo(result.total)

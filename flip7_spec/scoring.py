@@ -1,0 +1,119 @@
+"""Round scoring as a pure function of one player's final cards (clause F7-SCORE and its neighbours)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from flip7_spec.cards import Card, Kind
+from flip7_spec.errors import CardError
+from flip7_spec.rulesets import Ruleset
+
+FLIP7_SIZE = 7
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """A round score with the steps that produced it, in the order the rules apply them."""
+
+    number_sum: int
+    after_multiplier: int
+    after_modifiers: int
+    bonus: int
+    total: int
+    flip7: bool
+    busted: bool
+
+    def steps(self) -> list[str]:
+        """One line per scoring step, for people."""
+        if self.busted:
+            return ["busted: 0"]
+        return [
+            f"numbers: {self.number_sum}",
+            f"after multipliers: {self.after_multiplier}",
+            f"after +N/-N modifiers: {self.after_modifiers}",
+            f"Flip 7 bonus: {self.bonus}",
+            f"total: {self.total}",
+        ]
+
+
+def distinct_numbers(hand: Sequence[Card]) -> int:
+    """How many different Number values ``hand`` holds."""
+    return len({c.value for c in hand if c.is_number})
+
+
+def is_flip7(hand: Sequence[Card]) -> bool:
+    """Whether ``hand`` holds seven different Number values (clauses F7-FLIP7, F7-FLIP7-ZERO)."""
+    return distinct_numbers(hand) >= FLIP7_SIZE
+
+
+def score(ruleset: Ruleset, hand: Sequence[Card], busted: bool = False) -> Score:
+    """The round score of a player holding ``hand`` at the end of a round.
+
+    Implements F7-SCORE: the sum of the Number cards, multiplied by each x2 held (F7-MOD-X2,
+    F7-TWO-DECKS-EFFECTS), plus the +N cards (F7-MOD-ADD, F7-MOD-ONLY), plus the Flip 7 bonus; a busted
+    player scores 0 (F7-SCORE-BUST). Does not check that the hand is possible: see :func:`check_hand`.
+    """
+    if ruleset.game != "flip7":
+        from flip7_spec.vengeance.scoring import vengeance_score
+
+        return vengeance_score(ruleset, hand, busted)
+    if busted:
+        return Score(0, 0, 0, 0, 0, False, True)
+    number_sum = 0
+    multiplier = 1
+    adds = 0
+    values: set[int] = set()
+    for c in hand:
+        kind = c.kind
+        if kind is Kind.NUMBER:
+            number_sum += c.value
+            values.add(c.value)
+        elif kind is Kind.MULTIPLY:
+            multiplier *= c.value
+        elif kind is Kind.ADD:
+            adds += c.value
+    flip7 = len(values) >= FLIP7_SIZE
+    multiplied = number_sum * multiplier
+    with_modifiers = multiplied + adds
+    bonus = ruleset.flip7_bonus if flip7 else 0
+    return Score(number_sum, multiplied, with_modifiers, bonus, with_modifiers + bonus, flip7, False)
+
+
+def round_score(ruleset: Ruleset, hand: Sequence[Card], busted: bool = False) -> int:
+    """The round score as a number (see :func:`score`)."""
+    return score(ruleset, hand, busted).total
+
+
+def check_hand(ruleset: Ruleset, hand: Sequence[Card], players: int = 3) -> None:
+    """Raise :class:`CardError` unless ``hand`` could be a non-busted player's cards at a round's end.
+
+    A possible hand uses only cards of the ruleset's deck, no more copies than the deck holds, no Number
+    value twice, at most seven different Numbers, at most one Second Chance, at most one Freeze, and no card
+    that never stays in front of a player (an Action other than a kept Second Chance or a received Freeze).
+    """
+    if ruleset.game != "flip7":
+        from flip7_spec.vengeance.scoring import check_vengeance_hand
+
+        check_vengeance_hand(ruleset, hand, players)
+        return
+    available = Counter(c.text for c in ruleset.deck_cards(players))
+    held = Counter(c.text for c in hand)
+    for text, count in held.items():
+        if count > available[text]:
+            have = available[text]
+            raise CardError(f"card {text} appears {count} times but the deck has {have}")
+    values = [c.value for c in hand if c.is_number]
+    duplicates = sorted({v for v in values if values.count(v) > 1})
+    if duplicates:
+        raise CardError(f"Number {duplicates[0]} appears twice: that player would have busted")
+    if len(values) > FLIP7_SIZE:
+        raise CardError(f"{len(values)} different Numbers: the round ends at seven (Flip 7)")
+    for c in hand:
+        if c.is_action and c.kind not in (Kind.SECOND_CHANCE, Kind.FREEZE):
+            raise CardError(f"card {c.text} never stays in front of a player")
+    if held["CHANCE"] > 1:
+        raise CardError("a player holds at most one Second Chance")
+    if held["FREEZE"] > 1:
+        raise CardError("a frozen player holds one Freeze")

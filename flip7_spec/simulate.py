@@ -1,0 +1,166 @@
+"""Playing whole games with built-in policies, for statistics and for recording traces.
+
+Each game ``i`` of a run with seed ``S`` draws all its chance (the deck order, the Dealer, every reshuffle
+order and every random choice) from its own generator seeded with ``"S:i"``, so a run can be split across
+processes and still give the same games. The seed is provenance only: a recorded trace holds the orders
+themselves.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from flip7_spec.engine import Game, make_game
+from flip7_spec.events import Choice, Decision, Event
+from flip7_spec.policies import Policy
+from flip7_spec.rulesets import Ruleset
+
+MAX_DECISIONS_PER_GAME = 1_000_000  # far above any real game; guards the loop against an engine bug
+
+
+@dataclass(slots=True)
+class Step:
+    """One decision made in a game, with what followed it."""
+
+    decision: Decision
+    choice: Choice
+    events: list[Event]
+    observation: dict[str, Any] | None = None
+
+
+@dataclass(slots=True)
+class PlayedGame:
+    """A finished game with everything needed to write its trace."""
+
+    ruleset: Ruleset
+    players: int
+    dealer: int
+    deck: list[str]
+    seed: str
+    start_events: list[Event]
+    start_observation: dict[str, Any] | None
+    steps: list[Step] = field(default_factory=list)
+    game: Game | None = None
+
+
+@dataclass(slots=True)
+class Stats:
+    """Counts over many games, for the ``simulate`` summary."""
+
+    players: int
+    games: int = 0
+    rounds: int = 0
+    decisions: int = 0
+    player_rounds: int = 0
+    score_sum: int = 0
+    busts: int = 0
+    flip7s: int = 0
+    wins: list[float] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.wins:
+            self.wins = [0.0] * self.players
+
+    def add_round(self, game: Game) -> None:
+        self.rounds += 1
+        self.player_rounds += len(game.last_scores)
+        self.score_sum += sum(game.last_scores)
+        self.busts += sum(game.last_busted)
+        self.flip7s += game.last_flip7 is not None
+
+    def add_game(self, game: Game) -> None:
+        self.games += 1
+        for seat in game.winners:
+            self.wins[seat] += 1 / len(game.winners)
+
+    def merge(self, other: Stats) -> None:
+        self.games += other.games
+        self.rounds += other.rounds
+        self.decisions += other.decisions
+        self.player_rounds += other.player_rounds
+        self.score_sum += other.score_sum
+        self.busts += other.busts
+        self.flip7s += other.flip7s
+        self.wins = [a + b for a, b in zip(self.wins, other.wins, strict=True)]
+
+    def summary(self) -> dict[str, Any]:
+        rounds = max(self.rounds, 1)
+        player_rounds = max(self.player_rounds, 1)
+        games = max(self.games, 1)
+        return {
+            "games": self.games,
+            "rounds": self.rounds,
+            "decisions": self.decisions,
+            "mean_rounds_per_game": round(self.rounds / games, 3),
+            "mean_round_score": round(self.score_sum / player_rounds, 3),
+            "bust_rate": round(self.busts / player_rounds, 4),
+            "flip7_rate": round(self.flip7s / rounds, 4),
+            "win_rate_by_seat": [round(w / games, 4) for w in self.wins],
+        }
+
+
+def game_rng(seed: int | str, index: int) -> random.Random:
+    """The generator of game ``index`` in a run seeded with ``seed``."""
+    return random.Random(f"{seed}:{index}")
+
+
+def play_game(
+    ruleset: Ruleset,
+    players: int,
+    policy: Policy,
+    rng: random.Random,
+    record: bool = False,
+    observe: bool = False,
+    stats: Stats | None = None,
+    seed: str = "",
+) -> PlayedGame:
+    """Play one whole game. With ``record``, keep every step (and with ``observe`` each observation)."""
+    deck = ruleset.deck_cards(players)
+    rng.shuffle(deck)
+    dealer = rng.randrange(players)
+
+    def reshuffler(discard: list[Any]) -> list[Any]:
+        rng.shuffle(discard)
+        return discard
+
+    game = make_game(ruleset, players, deck, dealer, reshuffler, record)
+    if stats is not None:
+        game.on_round_end = stats.add_round
+    start_events = game.start()
+    played = PlayedGame(ruleset, players, dealer, [c.text for c in deck], seed, start_events,
+                        game.observation() if observe else None, game=game)
+    apply = game.apply
+    decisions = 0
+    while not game.over:
+        decision = game.pending
+        assert decision is not None
+        choice = policy(game, decision, rng)
+        events = apply(choice)
+        decisions += 1
+        if record:
+            played.steps.append(Step(decision, choice, events, game.observation() if observe else None))
+        if decisions > MAX_DECISIONS_PER_GAME:
+            raise AssertionError(f"game did not end within {MAX_DECISIONS_PER_GAME} decisions")
+    if stats is not None:
+        stats.add_game(game)
+        stats.decisions += decisions
+    return played
+
+
+def play_games(
+    ruleset: Ruleset,
+    players: int,
+    policy: Policy,
+    seed: int | str,
+    games: range,
+    record: bool = False,
+    observe: bool = False,
+    stats: Stats | None = None,
+) -> Iterator[PlayedGame]:
+    """Play games ``games`` (indices) of the run seeded with ``seed``, yielding each as it ends."""
+    for index in games:
+        yield play_game(ruleset, players, policy, game_rng(seed, index), record, observe, stats,
+                        seed=f"{seed}:{index}")
