@@ -32,7 +32,9 @@ def fail(message: str) -> NoReturn:
 def run_main(group: click.Group) -> int:
     """Run the CLI; turn every library error into one line and exit code 2, Ctrl-C into 130."""
     try:
-        group.main(standalone_mode=False)
+        returned = group.main(standalone_mode=False)
+        if isinstance(returned, int):  # click returns Exit codes instead of raising without standalone mode
+            return returned
     except click.exceptions.Exit as leave:
         return leave.exit_code
     except click.ClickException as error:

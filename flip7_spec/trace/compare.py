@@ -1,0 +1,136 @@
+"""The first difference between an expected and a found JSON value, and the rule clause behind it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from flip7_spec.trace.schema import json_path
+
+_MISSING = object()
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """Where two values first differ: the path (as parts) and the expected and found values there."""
+
+    path: tuple[str | int, ...]
+    expected: Any
+    found: Any
+
+    def where(self, prefix: Sequence[str | int] = ()) -> str:
+        return json_path([*prefix, *self.path])
+
+
+# Observation fields in the order a person reads them: who is deciding, then each player's row.
+_FIELD_ORDER = ("over", "winners", "round", "dealer", "players", "in_play", "draw_pile", "discard_pile",
+                "pending")
+_PLAYER_ORDER = ("status", "cards", "round_score", "total")
+_PENDING_ORDER = ("player", "kind", "card", "options")
+
+
+def _key_order(value: dict[str, Any]) -> list[str]:
+    keys = set(value)
+    for order in (_FIELD_ORDER, _PLAYER_ORDER, _PENDING_ORDER):
+        if keys <= set(order) or set(order) <= keys:
+            head = [k for k in order if k in keys]
+            return head + sorted(keys - set(head))
+    return sorted(keys)
+
+
+def first_difference(expected: Any, found: Any, path: tuple[str | int, ...] = ()) -> Difference | None:
+    """The first place where ``found`` differs from ``expected``, or None when they are equal.
+
+    Objects are walked in reading order (observation fields first, then by name), arrays by index; a
+    missing or extra key or element is a difference at that key or index. ``1`` and ``true`` differ.
+    """
+    if type(expected) is not type(found) and not (_is_number(expected) and _is_number(found)):
+        return Difference(path, expected, found)
+    if isinstance(expected, dict):
+        for key in _key_order({**expected, **found}):
+            sub = first_difference(expected.get(key, _MISSING), found.get(key, _MISSING), (*path, key))
+            if sub is not None:
+                return sub
+        return None
+    if isinstance(expected, list):
+        for index in range(max(len(expected), len(found))):
+            left = expected[index] if index < len(expected) else _MISSING
+            right = found[index] if index < len(found) else _MISSING
+            sub = first_difference(left, right, (*path, index))
+            if sub is not None:
+                return sub
+        return None
+    if expected is _MISSING or found is _MISSING or expected != found:
+        return Difference(path, _absent(expected), _absent(found))
+    return None
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _absent(value: Any) -> Any:
+    return "<absent>" if value is _MISSING else value
+
+
+_STATUS_CLAUSES = {"bust": "F7-BUST", "freeze": "F7-FREEZE", "stay": "F7-HIT-STAY", "flip7": "F7-FLIP7"}
+
+
+def blame(path: Sequence[str | int], events: Sequence[dict[str, Any]], default: str,
+          expected: dict[str, Any] | None = None) -> str:
+    """The clause behind a difference at ``path`` of an observation, from the reference's events of that step.
+
+    The rule: the clause of the last reference event that concerns what differs (the player of a
+    ``players[i]`` path, the piles for pile sizes, the pending decision's player for ``pending``); for a
+    round score or total at a round's end, the scoring clause; ``default`` when no event concerns it.
+    """
+    parts = list(path)
+    kinds = [e.get("event") for e in events]
+    if parts[:1] == ["players"] and len(parts) >= 2 and isinstance(parts[1], int):
+        seat = parts[1]
+        field = parts[2] if len(parts) > 2 else None
+        mine = [e for e in events if e.get("player") == seat or e.get("target") == seat]
+        if field == "total":
+            return "F7-SCORE" if "round_end" in kinds else "F7-BANK"
+        if field == "status":
+            for event in reversed(mine):
+                if event.get("event") in _STATUS_CLAUSES:
+                    return str(event.get("clause") or _STATUS_CLAUSES[str(event.get("event"))])
+        if field == "round_score":
+            return _scoring_clause(expected, seat)
+        if mine:
+            return str(mine[-1].get("clause", default))
+    if parts[:1] in (["draw_pile"], ["discard_pile"], ["in_play"]):
+        for event in reversed(events):
+            if event.get("event") in ("reshuffle", "discard", "round_end", "chance_used", "flip3_end"):
+                return str(event.get("clause", default))
+    if parts[:1] in (["round"], ["dealer"]):
+        return "F7-DEALER-ROTATION" if parts[0] == "dealer" else "F7-ROUND-END"
+    if parts[:1] in (["over"], ["winners"]):
+        return "F7-TIE" if "tie" in kinds else "F7-GAME-END"
+    if events:
+        return str(events[-1].get("clause", default))
+    return default
+
+
+def _scoring_clause(expected: dict[str, Any] | None, seat: int) -> str:
+    """The most specific scoring clause for the hand that ``seat`` holds in ``expected``."""
+    try:
+        hand = expected["players"][seat]["cards"] if expected else []
+    except (KeyError, IndexError, TypeError):
+        hand = []
+    if any(isinstance(c, str) and c[:1] == "x" for c in hand):
+        return "F7-MOD-X2"
+    if any(isinstance(c, str) and c[:1] == "+" for c in hand):
+        return "F7-MOD-ADD"
+    return "F7-SCORE"
+
+
+_PATH_PART = re.compile(r"\.([A-Za-z_]+)|\[(\d+)\]")
+
+
+def parse_path(path: str) -> list[str | int]:
+    """The parts of a JSON path written by :func:`flip7_spec.trace.schema.json_path`."""
+    return [name if name else int(index) for name, index in _PATH_PART.findall(path)]
