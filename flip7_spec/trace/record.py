@@ -88,3 +88,45 @@ def played_to_trace(played: PlayedGame, generator: str = "flip7-spec", descripti
     if played.game is not None and played.game.over:
         trace["footer"] = footer(played.game)
     return trace
+
+
+def record_choices(ruleset: Any, players: int, dealer: int, deck: Sequence[str], choices: Sequence[Any],
+                   reshuffles: Sequence[Sequence[str]] = (), seed: str = "", generator: str = "flip7-spec",
+                   description: str | None = None, clauses: Sequence[str] | None = None,
+                   strict: bool = True) -> dict[str, Any]:
+    """The trace of the game ``deck`` (top first) and ``choices`` give on the reference, with observations.
+
+    Reshuffles take ``reshuffles`` in order. The trace stops when ``choices`` run out (a partial trace)
+    or the game ends. With ``strict``, an illegal choice raises :class:`IllegalDecision`; otherwise
+    recording stops before it.
+    """
+    from flip7_spec.cards import cards as parse_cards
+    from flip7_spec.engine import new_game
+    from flip7_spec.errors import IllegalDecision
+    from flip7_spec.simulate import PlayedGame, Step
+
+    game, start_events = new_game(ruleset, players, list(deck), dealer=dealer,
+                                  reshuffles=[parse_cards(list(o)) for o in reshuffles])
+    played = PlayedGame(ruleset, players, dealer, list(deck), seed, start_events, game.observation(), game=game)
+    for choice in choices:
+        if game.pending is None:
+            break
+        decision = game.pending
+        try:
+            events = game.apply(choice)
+        except IllegalDecision:
+            if strict:
+                raise
+            break
+        played.steps.append(Step(decision, choice, events, game.observation()))
+    return played_to_trace(played, generator=generator, description=description, clauses=clauses)
+
+
+def trace_choices(trace: dict[str, Any]) -> list[Any]:
+    """The choices of a trace's decision steps, in order."""
+    return [s["decision"]["choice"] for s in trace["steps"] if "decision" in s]
+
+
+def trace_reshuffles(trace: dict[str, Any]) -> list[list[str]]:
+    """The reshuffle orders of a trace's chance steps, in order."""
+    return [list(s["reshuffle"]) for s in trace["steps"] if "reshuffle" in s]

@@ -1,0 +1,14 @@
+"""Conformance of another engine: the corpus of cases, running them, shrinking failures, reporting.
+
+- :mod:`.cases`: scoring cases, fixture traces and generated games, each a :class:`~.cases.Case`
+- :mod:`.runner`: one case against one engine: pass, fail (first divergence), skipped or errored
+- :mod:`.shrink`: a failing generated game cut down to a small trace that still fails the same way
+- :mod:`.report`: the summary per level, JSON and JUnit XML reports
+- :mod:`.session`: a whole run, in one process or several, with progress and a partial report on Ctrl-C
+"""
+
+PASS = "pass"
+FAIL = "fail"
+SKIPPED = "skipped"
+ERRORED = "errored"
+OUTCOMES = (PASS, FAIL, SKIPPED, ERRORED)

@@ -1,0 +1,215 @@
+"""Running one case against one engine: pass, fail (first divergence, with its clause), skipped or errored."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from flip7_spec.conformance import ERRORED, FAIL, PASS, SKIPPED
+from flip7_spec.conformance.cases import Case
+from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure, Skipped
+from flip7_spec.protocol.process import ProcessEngine
+from flip7_spec.protocol.schema import message_errors
+from flip7_spec.rulesets import OPTIONS, Ruleset, preset
+from flip7_spec.trace.compare import blame, first_difference
+from flip7_spec.trace.record import trace_reshuffles
+from flip7_spec.trace.schema import json_path
+
+
+@dataclass(slots=True)
+class CaseResult:
+    """The outcome of one case at one level."""
+
+    case_id: str
+    level: str
+    outcome: str
+    message: str = ""
+    step: int | None = None
+    where: str | None = None
+    expected: Any = None
+    found: Any = None
+    clause: str | None = None
+    decision: dict[str, Any] | None = None
+    raw: str | None = None
+    stderr: str = ""
+    label: str = ""
+    decisions: int = 0
+    seconds: float = 0.0
+    shrunk: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        out = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "extra"}
+        out.update(self.extra)
+        return out
+
+
+def support_problem(hello: dict[str, Any], case: Case) -> str | None:
+    """Why ``hello`` says the engine cannot run ``case`` (None when it can)."""
+    if case.level not in hello.get("levels", []):
+        return f"the engine does not support the {case.level} level"
+    ruleset = case.ruleset
+    supported = hello.get("rulesets", [])
+    reference = _preset_or_none(ruleset.name)
+    if ruleset.name in supported and reference is not None:
+        base = reference
+    elif ruleset.base in supported:
+        base = preset(ruleset.base)
+        if ruleset.deck != base.deck and not hello.get("decks", False):
+            return f"the engine does not take custom decks (ruleset {ruleset.name})"
+    else:
+        return f"the engine does not implement the {ruleset.name} ruleset"
+    options = hello.get("options", {})
+    for name in OPTIONS:
+        value = getattr(ruleset, name)
+        if value != getattr(base, name) and value not in options.get(name, []):
+            return f"the engine does not implement {name}={json.dumps(value)}"
+    return None
+
+
+def _preset_or_none(name: str) -> Ruleset | None:
+    try:
+        return preset(name)
+    except Exception:
+        return None
+
+
+def run_scoring(engine: EngineAdapter, case: Case) -> CaseResult:
+    """Send the hand and compare the score with the specification's."""
+    found = engine.score(case.ruleset.to_json(), case.hand, case.busted)
+    if found == case.expected:
+        return CaseResult(case.id, "scoring", PASS, label=case.label)
+    hand = " ".join(case.hand) + (" (busted)" if case.busted else "")
+    return CaseResult(case.id, "scoring", FAIL, f"score of {hand}", where="$.score", expected=case.expected,
+                      found=found, clause=case.clause, label=case.label)
+
+
+def _round_end_index(steps: list[dict[str, Any]]) -> int | None:
+    for index, step in enumerate(steps):
+        if "decision" in step and (step.get("scores") or any(e.get("event") == "round_end"
+                                                              for e in step.get("events", []))):
+            return index
+    return None
+
+
+def _strip_options(observation: Any) -> Any:
+    if isinstance(observation, dict) and isinstance(observation.get("pending"), dict):
+        pending = {k: v for k, v in observation["pending"].items() if k != "options"}
+        return {**observation, "pending": pending}
+    return observation
+
+
+def _totals_only(observation: Any) -> Any:
+    if isinstance(observation, dict) and isinstance(observation.get("players"), list):
+        return {"players": [{"total": p.get("total")} if isinstance(p, dict) else p
+                            for p in observation["players"]]}
+    return observation
+
+
+def run_trace(engine: EngineAdapter, case: Case, legal: bool) -> list[CaseResult]:
+    """Replay the case's trace on the engine, comparing observations; the first divergence fails it.
+
+    Returns the result at the case's level and, when ``legal``, at the ``legal`` level too (the legal
+    choices are compared only once everything else matched).
+    """
+    assert case.trace is not None
+    trace = case.trace
+    header = trace["header"]
+    steps = [s for s in trace["steps"] if "decision" in s]
+    indices = [i for i, s in enumerate(trace["steps"]) if "decision" in s]
+    end = len(steps)
+    round_end = None
+    if case.level == "round":
+        found_end = _round_end_index(steps)
+        if found_end is not None:
+            round_end = found_end
+            end = found_end + 1
+    ruleset_json = case.ruleset.to_json()
+    start = engine.start(ruleset_json, header["players"], header["dealer"], header["deck"],
+                         trace_reshuffles(trace))
+    expected_all = [trace.get("start", {}).get("observation")] + [s.get("observation") for s in steps[:end]]
+    decisions = [{"player": s["decision"].get("player"), "kind": s["decision"].get("kind"),
+                  "choice": s["decision"]["choice"]} for s in steps[:end]]
+    decisions = [{k: v for k, v in d.items() if v is not None} for d in decisions]
+    found_all: list[Any] = [start]
+    stopped: Exception | None = None
+    if isinstance(engine, ProcessEngine):
+        observations, stopped = engine.decide_many(decisions)
+        found_all.extend(observations)
+    else:
+        try:
+            for d in decisions:
+                found_all.append(engine.decide(d["choice"], d.get("player"), d.get("kind")))
+        except Exception as error:  # compare what came before the failure first
+            stopped = error
+    legal_problem: CaseResult | None = None
+    for position, (expected, found) in enumerate(zip(expected_all, found_all, strict=False)):
+        if expected is None:
+            continue
+        step = None if position == 0 else position - 1
+        step_index = None if step is None else indices[step]
+        prefix: list[str | int] = ["start"] if step is None else ["steps", indices[step]]
+        if round_end is not None and step == round_end:
+            expected, found = _totals_only(expected), _totals_only(found)
+        difference = first_difference(_strip_options(expected), _strip_options(found))
+        if difference is None and legal and legal_problem is None:
+            options_difference = first_difference(expected, found)
+            if options_difference is not None:
+                legal_problem = _failure(case, "legal", trace, step, step_index, prefix, options_difference,
+                                         expected, position)
+        if difference is not None:
+            problems = message_errors(found, "observation")
+            if problems:
+                raise EngineFailure(f"observation breaks the protocol at step {step_index}: {problems[0]}",
+                                    raw=json.dumps(found)[:2000])
+            return [_failure(case, case.level, trace, step, step_index, prefix, difference, expected, position)]
+    if stopped is not None:
+        raise stopped
+    results = [CaseResult(case.id, case.level, PASS, decisions=len(decisions), label=case.label)]
+    if legal:
+        results.append(legal_problem or CaseResult(case.id, "legal", PASS, decisions=len(decisions),
+                                                   label=case.label))
+    return results
+
+
+def _failure(case: Case, level: str, trace: dict[str, Any], step: int | None, step_index: int | None,
+             prefix: list[str | int], difference: Any, expected: Any, position: int) -> CaseResult:
+    events = trace.get("start", {}).get("events", []) if step_index is None else \
+        trace["steps"][step_index].get("events", [])
+    decision = None if step_index is None else trace["steps"][step_index]["decision"]
+    default = "V-TURN" if case.ruleset.game == "vengeance" else "F7-HIT-STAY"
+    clause = blame(difference.path, events, default, expected)
+    where = json_path([*prefix, "observation", *difference.path])
+    return CaseResult(case.id, level, FAIL, "observation differs", step=step_index, where=where,
+                      expected=difference.expected, found=difference.found, clause=clause, decision=decision,
+                      label=case.label, decisions=position)
+
+
+def run_case(engine: EngineAdapter, case: Case, hello: dict[str, Any]) -> list[CaseResult]:
+    """Run one case; never raises for anything the engine does (crash, hang, garbage, exception)."""
+    started = time.perf_counter()
+    problem = support_problem(hello, case)
+    if problem is not None:
+        results = [CaseResult(case.id, case.level, SKIPPED, problem, label=case.label)]
+    else:
+        try:
+            if case.level == "scoring":
+                results = [run_scoring(engine, case)]
+            else:
+                results = run_trace(engine, case, "legal" in hello.get("levels", []))
+        except Skipped as skipped:
+            results = [CaseResult(case.id, case.level, SKIPPED, str(skipped), label=case.label)]
+        except EngineFailure as failure:
+            engine.restart()
+            results = [CaseResult(case.id, case.level, ERRORED, str(failure), raw=failure.raw,
+                                  stderr=failure.stderr, label=case.label)]
+        except Exception as error:  # an in-process engine's own exception
+            engine.restart()
+            results = [CaseResult(case.id, case.level, ERRORED, f"{type(error).__name__}: {error}",
+                                  label=case.label)]
+    elapsed = time.perf_counter() - started
+    for result in results:
+        result.seconds = round(elapsed, 4)
+    return results

@@ -1,0 +1,110 @@
+"""The engine interface of the conformance runner, and the reference engine behind it.
+
+A Python engine can be checked in-process by implementing :class:`EngineAdapter` (four methods: set up a
+game, apply a decision, score a hand, say hello); an engine in any language is reached through
+:class:`flip7_spec.protocol.process.ProcessEngine`, which implements the same interface over the protocol.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Any
+
+from flip7_spec.cards import cards
+from flip7_spec.engine import Game, new_game
+from flip7_spec.errors import Flip7Error
+from flip7_spec.protocol import LEVELS, PROTOCOL_VERSION
+from flip7_spec.rulesets import OPTIONS, preset_names, ruleset_from_json
+from flip7_spec.scoring import round_score
+
+Observation = dict[str, Any]
+
+
+class Skipped(Flip7Error):
+    """The engine does not support what was asked (reported as *skipped*)."""
+
+
+class EngineFailure(Flip7Error):
+    """The engine failed: an error reply, a crash, a timeout, a reply that breaks the protocol.
+
+    ``raw`` is the offending line when there is one, ``stderr`` the tail of the engine's stderr.
+    """
+
+    def __init__(self, message: str, raw: str | None = None, stderr: str = "") -> None:
+        super().__init__(message)
+        self.raw = raw
+        self.stderr = stderr
+
+
+class EngineAdapter(ABC):
+    """What the conformance runner needs from an engine. Errors: raise :class:`Skipped` or
+    :class:`EngineFailure` (any other exception is treated as an engine failure too)."""
+
+    @abstractmethod
+    def hello(self) -> dict[str, Any]:
+        """The handshake result: ``protocol``, ``name``, ``version``, ``rulesets``, ``levels``, ``options``."""
+
+    @abstractmethod
+    def start(self, ruleset: dict[str, Any], players: int, dealer: int, deck: Sequence[str],
+              reshuffles: Sequence[Sequence[str]]) -> Observation:
+        """Start a game (deck top first) and return the observation at its first decision."""
+
+    @abstractmethod
+    def decide(self, choice: Any, player: int | None = None, kind: str | None = None) -> Observation:
+        """Apply one decision and return the observation at the next one."""
+
+    @abstractmethod
+    def score(self, ruleset: dict[str, Any], hand: Sequence[str], busted: bool) -> int:
+        """The round score of a player holding ``hand`` at the end of a round."""
+
+    def close(self) -> None:
+        """Release the engine (stop its process). Called once, even after a failure."""
+
+    def restart(self) -> None:
+        """Bring the engine back after a failure (a process engine starts a new process)."""
+
+
+def reference_hello() -> dict[str, Any]:
+    """The reference's handshake: every preset, level and option value."""
+    from flip7_spec import __version__
+
+    options: dict[str, list[Any]] = {}
+    for name, option in OPTIONS.items():
+        if option.choices is not None:
+            options[name] = list(option.choices)
+        elif option.kind is bool:
+            options[name] = [True, False]
+    return {"protocol": PROTOCOL_VERSION, "name": "flip7-spec reference", "version": __version__,
+            "rulesets": preset_names(), "levels": list(LEVELS), "options": options, "decks": True}
+
+
+class ReferenceAdapter(EngineAdapter):
+    """The reference engine, in-process. Subclass and override to build a deliberately wrong engine."""
+
+    def __init__(self) -> None:
+        self.game: Game | None = None
+
+    def hello(self) -> dict[str, Any]:
+        return reference_hello()
+
+    def make_game(self, ruleset: dict[str, Any], players: int, dealer: int, deck: Sequence[str],
+                  reshuffles: Sequence[Sequence[str]]) -> Game:
+        """Build and start the game (the hook a variant engine overrides to use another Game class)."""
+        game, _ = new_game(ruleset_from_json(ruleset), players, list(deck), dealer=dealer,
+                           reshuffles=[cards(list(order)) for order in reshuffles], record=False)
+        return game
+
+    def start(self, ruleset: dict[str, Any], players: int, dealer: int, deck: Sequence[str],
+              reshuffles: Sequence[Sequence[str]]) -> Observation:
+        self.game = self.make_game(ruleset, players, dealer, deck, reshuffles)
+        return self.game.observation()
+
+    def decide(self, choice: Any, player: int | None = None, kind: str | None = None) -> Observation:
+        if self.game is None:
+            raise EngineFailure("decide before start")
+        self.game.apply(choice)
+        return self.game.observation()
+
+    def score(self, ruleset: dict[str, Any], hand: Sequence[str], busted: bool) -> int:
+        return round_score(ruleset_from_json(ruleset), cards(list(hand)), busted)

@@ -1,0 +1,299 @@
+"""An engine in a child process, spoken to over the protocol with timeouts and bounded lines.
+
+Reading happens on background threads (stdout into a queue of lines, stderr into a ring buffer), so a
+hung engine costs one timeout, a chatty one cannot block us, and a dead one is noticed at once. The child
+runs in its own process group and is always reaped: terminated, then killed, never left as a zombie.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import shlex
+import signal
+import subprocess
+import threading
+import time
+from collections import deque
+from collections.abc import Sequence
+from typing import IO, Any
+
+from flip7_spec.protocol import PROTOCOL_VERSION
+from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure, Observation, Skipped
+from flip7_spec.protocol.schema import message_errors
+
+MAX_LINE_BYTES = 1024 * 1024
+STDERR_LINES = 40
+_EOF = object()
+
+
+class ProcessEngine(EngineAdapter):
+    """An engine command run as a child process. The process starts on first use and after :meth:`restart`."""
+
+    def __init__(self, command: str, timeout: float = 10.0, cwd: str | None = None) -> None:
+        self.command = command
+        self.argv = shlex.split(command)
+        if not self.argv:
+            raise EngineFailure("the engine command is empty")
+        self.timeout = timeout
+        self.cwd = cwd
+        self.process: subprocess.Popen[bytes] | None = None
+        self.lines: queue.Queue[Any] = queue.Queue()
+        self.stderr_tail: deque[str] = deque(maxlen=STDERR_LINES)
+        self.seq = 0
+        self.hello_result: dict[str, Any] | None = None
+
+    # ---- process life ---------------------------------------------------------------------------
+
+    def _spawn(self) -> subprocess.Popen[bytes]:
+        try:
+            process = subprocess.Popen(
+                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                cwd=self.cwd, start_new_session=True,
+            )
+        except FileNotFoundError:
+            raise EngineFailure(f"cannot start engine: command not found: {self.argv[0]}") from None
+        except PermissionError:
+            raise EngineFailure(f"cannot start engine: permission denied: {self.argv[0]}") from None
+        except OSError as error:
+            raise EngineFailure(f"cannot start engine {self.command!r}: {error.strerror}") from None
+        self.lines = queue.Queue()
+        self.stderr_tail.clear()
+        assert process.stdout is not None and process.stderr is not None
+        threading.Thread(target=self._read_stdout, args=(process.stdout, self.lines), daemon=True).start()
+        threading.Thread(target=self._read_stderr, args=(process.stderr,), daemon=True).start()
+        return process
+
+    @staticmethod
+    def _read_stdout(stream: IO[bytes], lines: queue.Queue[Any]) -> None:
+        try:
+            while True:
+                raw = stream.readline(MAX_LINE_BYTES + 1)
+                if not raw:
+                    break
+                if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+                    lines.put(EngineFailure(f"reply line longer than {MAX_LINE_BYTES // 1024} KiB",
+                                            raw=raw[:200].decode("utf-8", "replace") + "..."))
+                    while raw and not raw.endswith(b"\n"):
+                        raw = stream.readline(MAX_LINE_BYTES + 1)
+                    continue
+                lines.put(raw)
+        except (OSError, ValueError):
+            pass
+        lines.put(_EOF)
+
+    def _read_stderr(self, stream: IO[bytes]) -> None:
+        try:
+            for raw in iter(lambda: stream.readline(8192), b""):
+                self.stderr_tail.append(raw.decode("utf-8", "replace").rstrip("\n"))
+        except (OSError, ValueError):
+            pass
+
+    def stderr_text(self) -> str:
+        """The last lines the engine wrote to stderr."""
+        return "\n".join(self.stderr_tail)
+
+    def _ensure(self) -> subprocess.Popen[bytes]:
+        if self.process is None or self.process.poll() is not None:
+            if self.process is not None:
+                self._reap()
+            self.process = self._spawn()
+            self.seq = 0
+            self._handshake()
+        return self.process
+
+    def _reap(self) -> None:
+        process = self.process
+        if process is None:
+            return
+        self.process = None
+        for stream in (process.stdin, process.stdout, process.stderr):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+        try:
+            process.wait(timeout=1.0)
+            return
+        except subprocess.TimeoutExpired:
+            pass
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            try:
+                os.killpg(process.pid, sig)
+            except (ProcessLookupError, PermissionError):
+                pass
+            try:
+                process.wait(timeout=2.0)
+                return
+            except subprocess.TimeoutExpired:
+                continue
+
+    def close(self) -> None:
+        process = self.process
+        if process is not None and process.poll() is None:
+            try:
+                self._send({"cmd": "quit"})
+                self._receive(deadline=time.monotonic() + 1.0)
+            except EngineFailure:
+                pass
+        self._reap()
+
+    def restart(self) -> None:
+        self._reap()
+
+    # ---- messages -------------------------------------------------------------------------------
+
+    def _send(self, message: dict[str, Any]) -> int:
+        process = self.process
+        assert process is not None and process.stdin is not None
+        self.seq += 1
+        message = {"seq": self.seq, **message}
+        try:
+            process.stdin.write((json.dumps(message, separators=(",", ":")) + "\n").encode("utf-8"))
+            process.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            raise self._failure("the engine closed its input (it exited?)") from None
+        return self.seq
+
+    def _failure(self, message: str, raw: str | None = None) -> EngineFailure:
+        process = self.process
+        if process is not None:
+            try:
+                code = process.wait(timeout=0.2)
+                message += f" (exit status {code})"
+            except subprocess.TimeoutExpired:
+                pass
+        time.sleep(0.05)  # let the stderr reader catch the last lines
+        return EngineFailure(message, raw=raw, stderr=self.stderr_text())
+
+    def _receive(self, deadline: float) -> dict[str, Any]:
+        while True:
+            remaining = deadline - time.monotonic()
+            try:
+                item = self.lines.get(timeout=max(remaining, 0.0))
+            except queue.Empty:
+                raise self._failure(f"no reply within {self.timeout:g} s") from None
+            if item is _EOF:
+                raise self._failure("the engine exited")
+            if isinstance(item, EngineFailure):
+                raise EngineFailure(str(item), raw=item.raw, stderr=self.stderr_text())
+            text = item.decode("utf-8", "replace")
+            if not text.strip():
+                continue
+            try:
+                reply = json.loads(text)
+            except json.JSONDecodeError:
+                raise self._failure("reply is not JSON", raw=text.rstrip("\n")) from None
+            if not isinstance(reply, dict):
+                raise self._failure("reply is not a JSON object", raw=text.rstrip("\n"))
+            return reply
+
+    def _check(self, reply: dict[str, Any], seq: int) -> dict[str, Any]:
+        if reply.get("seq") != seq:
+            raise self._failure(f"reply has seq {reply.get('seq')!r}, expected {seq}", raw=json.dumps(reply))
+        outcomes = [k for k in ("result", "skipped", "errored") if k in reply]
+        if len(outcomes) != 1:
+            problems = message_errors(reply, "reply") or ["needs exactly one of result, skipped, errored"]
+            raise self._failure(f"reply breaks the protocol: {problems[0]}", raw=json.dumps(reply))
+        if "skipped" in reply:
+            reason = reply["skipped"].get("reason") if isinstance(reply["skipped"], dict) else None
+            raise Skipped(str(reason or "skipped"))
+        if "errored" in reply:
+            message = reply["errored"].get("message") if isinstance(reply["errored"], dict) else None
+            raise EngineFailure(f"engine error: {message or reply['errored']}", raw=json.dumps(reply),
+                                stderr=self.stderr_text())
+        result = reply["result"]
+        if not isinstance(result, dict):
+            raise self._failure("reply result is not an object", raw=json.dumps(reply))
+        return result
+
+    def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Send one request and return its result (raises :class:`Skipped` or :class:`EngineFailure`)."""
+        self._ensure()
+        seq = self._send(message)
+        return self._check(self._receive(time.monotonic() + self.timeout), seq)
+
+    def pipeline(self, messages: Sequence[dict[str, Any]], window: int = 32,
+                 sink: list[Observation] | None = None) -> list[dict[str, Any]]:
+        """Send ``messages`` keeping up to ``window`` unanswered, and return their results in order.
+
+        Stops at the first reply that is not a result (raising as :meth:`request` does); what was sent
+        after it is drained by restarting the engine. With ``sink``, each result's observation is appended
+        to it as it arrives.
+        """
+        self._ensure()
+        results: list[dict[str, Any]] = []
+        sent: deque[int] = deque()
+        position = 0
+        try:
+            while len(results) < len(messages):
+                while position < len(messages) and len(sent) < window:
+                    sent.append(self._send(messages[position]))
+                    position += 1
+                seq = sent.popleft()
+                results.append(self._check(self._receive(time.monotonic() + self.timeout), seq))
+                if sink is not None:
+                    sink.append(_observation(results[-1]))
+        except (Skipped, EngineFailure):
+            if sent:
+                self._reap()  # replies still in flight belong to nobody now
+            raise
+        return results
+
+    def _handshake(self) -> None:
+        seq = self._send({"cmd": "hello", "protocol": PROTOCOL_VERSION})
+        result = self._check(self._receive(time.monotonic() + self.timeout), seq)
+        problems = message_errors(result, "hello_result")
+        if problems:
+            raise self._failure(f"hello result breaks the protocol: {problems[0]}", raw=json.dumps(result))
+        if result["protocol"] != PROTOCOL_VERSION:
+            raise self._failure(f"engine speaks protocol {result['protocol']}, not {PROTOCOL_VERSION}")
+        self.hello_result = result
+
+    # ---- the adapter interface ------------------------------------------------------------------
+
+    def hello(self) -> dict[str, Any]:
+        self._ensure()
+        assert self.hello_result is not None
+        return self.hello_result
+
+    def start(self, ruleset: dict[str, Any], players: int, dealer: int, deck: Sequence[str],
+              reshuffles: Sequence[Sequence[str]]) -> Observation:
+        result = self.request({"cmd": "start", "ruleset": ruleset, "players": players, "dealer": dealer,
+                               "deck": list(deck), "reshuffles": [list(o) for o in reshuffles]})
+        return _observation(result)
+
+    def decide(self, choice: Any, player: int | None = None, kind: str | None = None) -> Observation:
+        message: dict[str, Any] = {"cmd": "decide", "choice": choice}
+        if player is not None:
+            message["player"] = player
+        if kind is not None:
+            message["kind"] = kind
+        return _observation(self.request(message))
+
+    def decide_many(self, decisions: Sequence[dict[str, Any]]
+                    ) -> tuple[list[Observation], Skipped | EngineFailure | None]:
+        """Apply several decisions, pipelined. Returns the observations received, in order, and the failure
+        that stopped them early (None when all came), so earlier observations can still be compared."""
+        observations: list[Observation] = []
+        try:
+            self.pipeline([{"cmd": "decide", **d} for d in decisions], sink=observations)
+        except (Skipped, EngineFailure) as failure:
+            return observations, failure
+        return observations, None
+
+    def score(self, ruleset: dict[str, Any], hand: Sequence[str], busted: bool) -> int:
+        result = self.request({"cmd": "score", "ruleset": ruleset, "cards": list(hand), "busted": busted})
+        value = result.get("score")
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise EngineFailure(f"score reply has no whole-number score: {json.dumps(result)}")
+        return value
+
+
+def _observation(result: dict[str, Any]) -> Observation:
+    observation = result.get("observation")
+    if not isinstance(observation, dict):
+        raise EngineFailure(f"reply result has no observation object: {json.dumps(result)[:200]}")
+    return observation
