@@ -12,7 +12,7 @@ card, ask or make one choice), which makes the state copyable at every decision 
 once, from any depth, by a single flag.
 
 ``apply`` mutates the game in place, which is what simulators want; :meth:`Game.after` is the pure form
-(copy, then apply). Each rule clause is cited, as ``[CLAUSE-ID]``, at the place that implements it.
+(copy, then apply). Each rule clause is cited by its id in square brackets at the place that implements it.
 """
 
 from __future__ import annotations
@@ -513,7 +513,8 @@ class Game:
                         self.stack.append(Replacement(seat))
                     # [F7-CHANCE-ENDS-TURN] otherwise the turn ends here; in a Flip Three it continues
                     return
-                # [F7-BUST] [F7-BUST-CARDS-STAY] the duplicate joins the row and the player is out
+                # [F7-BUST] [F7-BUST-CARDS-STAY] the duplicate joins the row and the player is out;
+                # [F7-ROW] every card joins the player's cards in the order received
                 player.cards.append(drawn)
                 self.set_status(seat, BUSTED)
                 self.emit("bust", "F7-BUST", seat, drawn.text)
@@ -561,6 +562,7 @@ class Game:
             self.set_status(seat, FROZEN)
             self.emit("freeze", "F7-FREEZE", seat, action.text)
         else:
+            # [F7-FLIP3] the target accepts the next three cards, one at a time (see FlipThree)
             self.emit("flip3_start", "F7-FLIP3", seat, action.text)
             self.stack.append(FlipThree(action, seat))
 
@@ -581,17 +583,23 @@ class Game:
         self.stack = [Rotation(dealing=self.ruleset.initial_deal)]  # [F7-DEAL] / [F7-NO-DEAL-VARIANT]
         self.emit("round_start", "F7-DEAL", None, None, (("round", self.round), ("dealer", dealer)))
 
+    def _round_scores(self) -> list[int]:
+        """What each seat banks for the round that is ending, in seat order (overridden by other games)."""
+        # [F7-SCORE] [F7-SCORE-BUST] [F7-FLIP7-OTHERS-BANK] [F7-FLIP7-BONUS]
+        return [round_score(self.ruleset, p.cards, p.status is BUSTED) for p in self.players]
+
+    def _flip7_seat(self) -> int | None:
+        """The seat whose Flip 7 ended the round that is ending, if any (overridden by other games)."""
+        return next((seat for seat, p in enumerate(self.players)
+                     if p.status is ACTIVE and len(p.values) >= FLIP7_SIZE), None)
+
     def _end_round(self) -> None:
         # [F7-ROUND-END] [F7-ALL-BUST] no active player left, a Flip 7, or nothing left to draw
         self.pending = None
-        scores = []
-        for seat, player in enumerate(self.players):
-            # [F7-SCORE] [F7-SCORE-BUST] [F7-FLIP7-OTHERS-BANK] [F7-FLIP7-BONUS]
-            scores.append(round_score(self.ruleset, player.cards, player.status is BUSTED))
+        scores = self._round_scores()
         self.last_scores = scores
         self.last_busted = [p.status is BUSTED for p in self.players]
-        self.last_flip7 = next((seat for seat, p in enumerate(self.players)
-                                if p.status is ACTIVE and len(p.values) >= FLIP7_SIZE), None)
+        self.last_flip7 = self._flip7_seat()
         for seat, value in enumerate(scores):
             self.totals[seat] += value  # [F7-BANK]
         if self.on_round_end is not None:
@@ -621,8 +629,19 @@ class Game:
 
 
 def _is_option(choice: Choice, options: tuple[Choice, ...]) -> bool:
-    # bool is an int in Python: True must not pass for seat 1.
-    return any(type(choice) is type(o) and choice == o for o in options)
+    return any(_same_json(choice, o) for o in options)
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    """Equal as JSON values, type by type at every depth: bool is an int in Python, and True must not pass
+    for seat 1, not even inside a card reference; a list parsed from JSON matches a list option."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same_json(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same_json(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
 
 
 def _show(choice: Choice) -> str:

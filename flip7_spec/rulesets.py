@@ -55,6 +55,7 @@ class Option:
     choices: tuple[Any, ...] | None
     clause: str
     help: str
+    game: str | None = None  # the one game the option applies to; None: every game
 
 
 OPTIONS: Final[dict[str, Option]] = {
@@ -76,6 +77,28 @@ OPTIONS: Final[dict[str, Option]] = {
         Option("max_players", int, None, "F7-PLAYERS", "the most players allowed (0: no limit)"),
         Option("players_per_deck", int, None, "F7-TWO-DECKS",
                "players one deck serves; above it another whole deck is added"),
+        # Flip 7: With a Vengeance (RULES.md B.2, C.3, E); see flip7_spec/vengeance/
+        Option("special_numbers", bool, None, "V-SPECIAL-NUMBERS",
+               "The Zero, Unlucky 7 and Lucky 13 have their effects (false: plain Numbers 0, 7 and 13)",
+               "vengeance"),
+        Option("flip7_two_13s", str, ("count_once", "count_both"), "V-LUCKY13-FLIP7",
+               "how a Lucky 13 and another 13 count toward the seven different Numbers", "vengeance"),
+        Option("discard_chooser", str, ("resolver", "victim"), "V-DISCARD-CHOOSER",
+               "who picks the card a Discard removes: the player resolving it, or its victim", "vengeance"),
+        Option("discard_self", bool, None, "V-DISCARD-SELF",
+               "a Discard may be played on the resolver's own row", "vengeance"),
+        Option("flip4_self", bool, None, "V-FLIP4-SELF",
+               "a Flip Four may target its resolver while another player is not busted", "vengeance"),
+        Option("steal_discard_cards", str, ("any", "numbers"), "V-STEAL-DISCARD-CARDS",
+               "which face-up cards Steal and Discard may take: any, or Number cards only (seed 004)",
+               "vengeance"),
+        Option("stay_minimum", str, ("none", "one_card", "two_numbers"), "V-STAY-MINIMUM",
+               "what a player must hold to Stay voluntarily", "vengeance"),
+        Option("negative_scores", bool, None, "V-SCORE-FLOOR",
+               "round scores may go below 0 (false: floored at 0, as in the standard rules)", "vengeance"),
+        Option("brutal_mode", bool, None, "V-BRUTAL",
+               "the optional Brutal Mode: negative round scores, Modifiers on busted players, and a Flip 7 "
+               "may take 15 from another player instead of the bonus", "vengeance"),
     ]
 }
 
@@ -98,6 +121,15 @@ class Ruleset:
     min_players: int = 3
     max_players: int = 0
     players_per_deck: int = 18
+    special_numbers: bool = True
+    flip7_two_13s: str = "count_once"
+    discard_chooser: str = "resolver"
+    discard_self: bool = True
+    flip4_self: bool = True
+    steal_discard_cards: str = "any"
+    stay_minimum: str = "none"
+    negative_scores: bool = False
+    brutal_mode: bool = False
     base: str = field(default="flip7", compare=False)
 
     def decks_for(self, players: int) -> int:
@@ -105,7 +137,10 @@ class Ruleset:
         return max(1, math.ceil(players / self.players_per_deck))
 
     def deck_cards(self, players: int = 3) -> list[Card]:
-        """The cards of the full deck for ``players`` players, in composition order (not shuffled)."""
+        """The cards of the full deck for ``players`` players, in composition order (not shuffled).
+
+        [F7-DECK] the composition is data; [F7-CUSTOM-DECK] a ruleset file may replace it.
+        """
         one = [card(text) for text, count in self.deck for _ in range(count)]
         return one * self.decks_for(players)
 
@@ -117,8 +152,9 @@ class Ruleset:
             raise RulesetError(f"ruleset {self.name} allows at most {self.max_players} players, got {players}")
 
     def options(self) -> dict[str, Any]:
-        """The option values, by name."""
-        return {name: getattr(self, name) for name in OPTIONS}
+        """The values of the options that apply to this ruleset's game, by name."""
+        return {name: getattr(self, name) for name, spec in OPTIONS.items()
+                if spec.game in (None, self.game)}
 
     def to_json(self) -> dict[str, Any]:
         """A JSON value that :func:`ruleset_from_json` reads back into an equal ruleset."""
@@ -170,6 +206,8 @@ def _apply_options(base: Ruleset, options: Mapping[str, Any], where: str) -> Rul
         if key not in allowed:
             raise RulesetError(f"{where}.{key}: unknown option; options are {', '.join(sorted(allowed))}")
         spec = OPTIONS.get(key)
+        if spec and spec.game not in (None, base.game):
+            raise RulesetError(f"{where}.{key}: applies to {spec.game} rulesets only, not {base.game}")
         kind = spec.kind if spec else type(getattr(base, key))
         if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
             raise RulesetError(f"{where}.{key}: expected a whole number, got {value!r}")
@@ -265,3 +303,5 @@ def load_ruleset(spec: str) -> Ruleset:
     except json.JSONDecodeError as error:
         raise RulesetError(f"{spec}:{error.lineno}:{error.colno}: not valid JSON: {error.msg}") from None
     return ruleset_from_json(data, where=path.name)
+
+

@@ -51,9 +51,8 @@ def is_flip7(hand: Sequence[Card]) -> bool:
 def score(ruleset: Ruleset, hand: Sequence[Card], busted: bool = False) -> Score:
     """The round score of a player holding ``hand`` at the end of a round.
 
-    Implements F7-SCORE: the sum of the Number cards, multiplied by each x2 held (F7-MOD-X2,
-    F7-TWO-DECKS-EFFECTS), plus the +N cards (F7-MOD-ADD, F7-MOD-ONLY), plus the Flip 7 bonus; a busted
-    player scores 0 (F7-SCORE-BUST). Does not check that the hand is possible: see :func:`check_hand`.
+    The sum of the Number cards, multiplied by each x2 held, plus the +N cards, plus the Flip 7 bonus; a
+    busted player scores 0. Does not check that the hand is possible: see :func:`check_hand`.
     """
     if ruleset.game != "flip7":
         from flip7_spec.vengeance.scoring import vengeance_score
@@ -71,10 +70,11 @@ def score(ruleset: Ruleset, hand: Sequence[Card], busted: bool = False) -> Score
             number_sum += c.value
             values.add(c.value)
         elif kind is Kind.MULTIPLY:
-            multiplier *= c.value
+            multiplier *= c.value  # [F7-MOD-X2] numbers only; [F7-TWO-DECKS-EFFECTS] each x2 applies
         elif kind is Kind.ADD:
-            adds += c.value
+            adds += c.value  # [F7-MOD-ADD] [F7-MOD-ONLY] + cards score even without Numbers
     flip7 = len(values) >= FLIP7_SIZE
+    # [F7-SCORE] in this order: numbers, multiplied, plus modifiers, plus the bonus
     multiplied = number_sum * multiplier
     with_modifiers = multiplied + adds
     bonus = ruleset.flip7_bonus if flip7 else 0

@@ -87,6 +87,7 @@ def run_simulation(run: SimulationRun, progress: bool | None = None) -> Stats:
         raise Flip7Error(f"{run.out}: the output must end in .json (one game) or .jsonl (many games)")
     if run.out is not None and run.out.suffix == ".json" and run.games != 1:
         raise Flip7Error(f"{run.out}: a .json file holds one game; use .jsonl for {run.games} games")
+    run.ruleset.check_players(run.players)
     total = Stats(run.players)
     show = sys.stderr.isatty() if progress is None else progress
     partial = run.out.with_name(run.out.name + ".partial") if run.out is not None else None
