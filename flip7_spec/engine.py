@@ -629,6 +629,9 @@ class Game:
 
 
 def _is_option(choice: Choice, options: tuple[Choice, ...]) -> bool:
+    kind = type(choice)
+    if kind is str or kind is int:  # the common case; options never hold bools or floats
+        return choice in options
     return any(_same_json(choice, o) for o in options)
 
 

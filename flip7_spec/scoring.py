@@ -60,6 +60,17 @@ def score(ruleset: Ruleset, hand: Sequence[Card], busted: bool = False) -> Score
         return vengeance_score(ruleset, hand, busted)
     if busted:
         return Score(0, 0, 0, 0, 0, False, True)
+    number_sum, multiplier, adds, distinct = _tally(hand)
+    flip7 = distinct >= FLIP7_SIZE
+    # [F7-SCORE] in this order: numbers, multiplied, plus modifiers, plus the bonus
+    multiplied = number_sum * multiplier
+    with_modifiers = multiplied + adds
+    bonus = ruleset.flip7_bonus if flip7 else 0
+    return Score(number_sum, multiplied, with_modifiers, bonus, with_modifiers + bonus, flip7, False)
+
+
+def _tally(hand: Sequence[Card]) -> tuple[int, int, int, int]:
+    """Sum of Numbers, product of multipliers, sum of +N cards, and how many different Numbers."""
     number_sum = 0
     multiplier = 1
     adds = 0
@@ -73,17 +84,17 @@ def score(ruleset: Ruleset, hand: Sequence[Card], busted: bool = False) -> Score
             multiplier *= c.value  # [F7-MOD-X2] numbers only; [F7-TWO-DECKS-EFFECTS] each x2 applies
         elif kind is Kind.ADD:
             adds += c.value  # [F7-MOD-ADD] [F7-MOD-ONLY] + cards score even without Numbers
-    flip7 = len(values) >= FLIP7_SIZE
-    # [F7-SCORE] in this order: numbers, multiplied, plus modifiers, plus the bonus
-    multiplied = number_sum * multiplier
-    with_modifiers = multiplied + adds
-    bonus = ruleset.flip7_bonus if flip7 else 0
-    return Score(number_sum, multiplied, with_modifiers, bonus, with_modifiers + bonus, flip7, False)
+    return number_sum, multiplier, adds, len(values)
 
 
 def round_score(ruleset: Ruleset, hand: Sequence[Card], busted: bool = False) -> int:
-    """The round score as a number (see :func:`score`)."""
-    return score(ruleset, hand, busted).total
+    """The round score as a number: the same rules as :func:`score`, without building the breakdown."""
+    if ruleset.game != "flip7":
+        return score(ruleset, hand, busted).total
+    if busted:
+        return 0
+    number_sum, multiplier, adds, distinct = _tally(hand)
+    return number_sum * multiplier + adds + (ruleset.flip7_bonus if distinct >= FLIP7_SIZE else 0)
 
 
 def check_hand(ruleset: Ruleset, hand: Sequence[Card], players: int = 3) -> None:

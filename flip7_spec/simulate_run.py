@@ -47,8 +47,8 @@ def _play_chunk(run: SimulationRun, start: int, stop: int) -> tuple[Stats, list[
 
 
 def _trace_line(played: PlayedGame, run: SimulationRun) -> str:
-    from flip7_spec.trace.record import played_to_trace
     from flip7_spec.trace.canonical import dumps_line
+    from flip7_spec.trace.record import played_to_trace
 
     return dumps_line(played_to_trace(played, generator=f"flip7-spec simulate --strategy {run.strategy}"))
 

@@ -32,7 +32,7 @@ def test_random_play_conserves_cards_and_ends(ruleset_name: str) -> None:
         deck = ruleset.deck_cards(players)
         rng.shuffle(deck)
         game, _ = new_game(ruleset, players, deck, dealer=index % players,
-                           reshuffler=lambda d, r=rng: r.sample(d, len(d)))
+                           reshuffler=lambda discard, r=rng: r.sample(discard, len(discard)))  # type: ignore[misc]
         steps = 0
         while not game.over:
             assert game.pending is not None and game.legal()
@@ -85,7 +85,7 @@ def test_after_is_pure_and_copy_is_independent() -> None:
 def test_setup_errors() -> None:
     with pytest.raises(SetupError, match="at least 3 players"):
         new_game(FLIP7, 2, FLIP7.deck_cards(2))
-    with pytest.raises(SetupError, match="93 cards, expected 94\): missing FLIP3"):
+    with pytest.raises(SetupError, match=r"93 cards, expected 94\): missing FLIP3"):
         new_game(FLIP7, 3, FLIP7.deck_cards(3)[:-4] + FLIP7.deck_cards(3)[-3:])
     with pytest.raises(SetupError, match="dealer"):
         new_game(FLIP7, 3, FLIP7.deck_cards(3), dealer=3)

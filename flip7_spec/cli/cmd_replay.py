@@ -61,10 +61,7 @@ def command(files: tuple[Path, ...], verbose: bool, json_out: Path | None, progr
         try:
             sources = read_traces(path)
             for source in sources:
-                if source.error is not None:
-                    result = ReplayResult(INVALID, error=source.error)
-                else:
-                    result = replay(source.trace)
+                result = ReplayResult(INVALID, error=source.error) if source.error else replay(source.trace)
                 counts[result.status] += 1
                 if result.status != INVALID:
                     levels[result.level] = levels.get(result.level, 0) + 1

@@ -58,10 +58,10 @@ class EngineAdapter(ABC):
     def score(self, ruleset: dict[str, Any], hand: Sequence[str], busted: bool) -> int:
         """The round score of a player holding ``hand`` at the end of a round."""
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - optional hook: in-process engines hold nothing to release
         """Release the engine (stop its process). Called once, even after a failure."""
 
-    def restart(self) -> None:
+    def restart(self) -> None:  # noqa: B027 - optional hook: in-process engines need no restart
         """Bring the engine back after a failure (a process engine starts a new process)."""
 
 

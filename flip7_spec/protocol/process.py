@@ -7,6 +7,7 @@ runs in its own process group and is always reaped: terminated, then killed, nev
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -120,10 +121,8 @@ class ProcessEngine(EngineAdapter):
         except subprocess.TimeoutExpired:
             pass
         for sig in (signal.SIGTERM, signal.SIGKILL):
-            try:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(process.pid, sig)
-            except (ProcessLookupError, PermissionError):
-                pass
             try:
                 process.wait(timeout=2.0)
                 return

@@ -74,7 +74,8 @@ def serve(adapter: EngineAdapter | None = None, stdin: IO[str] | None = None, st
             try:
                 request = json.loads(line)
             except json.JSONDecodeError as error:
-                reply, stop = {"seq": None, "errored": {"message": f"not JSON: {error.msg} at column {error.colno}"}}, False
+                message = f"not JSON: {error.msg} at column {error.colno}"
+                reply, stop = {"seq": None, "errored": {"message": message}}, False
             else:
                 reply, stop = handle(adapter, request)
         sink.write(json.dumps(reply, separators=(",", ":"), sort_keys=True) + "\n")
