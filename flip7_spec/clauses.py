@@ -219,3 +219,8 @@ def clause(clause_id: str) -> Clause:
         return CLAUSES[clause_id]
     except KeyError:
         raise KeyError(f"unknown clause id {clause_id!r}") from None
+
+
+from flip7_spec.vengeance.clauses import VENGEANCE_CLAUSES  # noqa: E402
+
+register(VENGEANCE_CLAUSES)

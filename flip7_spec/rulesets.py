@@ -66,9 +66,10 @@ OPTIONS: Final[dict[str, Option]] = {
         Option("deal_start", str, ("left_of_dealer", "dealer"), "F7-DEAL-ORDER",
                "where the deal and the Hit/Stay offers start"),
         Option("second_chance_ends_turn", bool, None, "F7-CHANCE-ENDS-TURN",
-               "using a Second Chance on a Hit ends the turn (false: a replacement card is dealt at once)"),
+               "using a Second Chance on a Hit ends the turn (false: a replacement card is dealt at once)",
+               "flip7"),
         Option("set_aside_on_bust", str, ("discard", "pass_to_other_active"), "F7-FLIP3-SETASIDE-BUST",
-               "what happens to cards set aside in a Flip Three whose target busts or Flips 7"),
+               "what happens to cards set aside in a Flip Three whose target busts or Flips 7", "flip7"),
         Option("tie_at_target", str, ("play_another_round", "shared_win"), "F7-TIE",
                "a tie for the highest total at the end of the game"),
         Option("target_score", int, None, "F7-GAME-END", "the total that ends the game"),
@@ -305,3 +306,4 @@ def load_ruleset(spec: str) -> Ruleset:
     return ruleset_from_json(data, where=path.name)
 
 
+import flip7_spec.vengeance.presets  # noqa: E402,F401  (registers the Vengeance presets)

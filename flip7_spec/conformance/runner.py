@@ -13,7 +13,7 @@ from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure, Skipped
 from flip7_spec.protocol.process import ProcessEngine
 from flip7_spec.protocol.schema import message_errors
 from flip7_spec.rulesets import OPTIONS, Ruleset, preset
-from flip7_spec.trace.compare import blame, first_difference
+from flip7_spec.trace.compare import blame, clause_for_game, first_difference
 from flip7_spec.trace.record import trace_reshuffles
 from flip7_spec.trace.schema import json_path
 
@@ -185,8 +185,7 @@ def _failure(case: Case, level: str, trace: dict[str, Any], step: int | None, st
     events = trace.get("start", {}).get("events", []) if step_index is None else \
         trace["steps"][step_index].get("events", [])
     decision = None if step_index is None else trace["steps"][step_index]["decision"]
-    default = "V-TURN" if case.ruleset.game == "vengeance" else "F7-HIT-STAY"
-    clause = blame(difference.path, events, default, expected)
+    clause = clause_for_game(blame(difference.path, events, "F7-HIT-STAY", expected), case.ruleset.game)
     where = json_path([*prefix, "observation", *difference.path])
     return CaseResult(case.id, level, FAIL, "observation differs", step=step_index, where=where,
                       expected=difference.expected, found=difference.found, clause=clause, decision=decision,

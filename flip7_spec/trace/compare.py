@@ -134,3 +134,31 @@ _PATH_PART = re.compile(r"\.([A-Za-z_]+)|\[(\d+)\]")
 def parse_path(path: str) -> list[str | int]:
     """The parts of a JSON path written by :func:`flip7_spec.trace.schema.json_path`."""
     return [name if name else int(index) for name, index in _PATH_PART.findall(path)]
+
+
+# The base-game clauses that replay and conformance name by default, and their Vengeance counterparts.
+_VENGEANCE_EQUIVALENTS = {
+    "F7-HIT-STAY": "V-HIT-STAY",
+    "F7-STAY-NEEDS-CARD": "V-STAY-MINIMUM",
+    "F7-ACTION-TARGET": "V-ACTION-TARGET",
+    "F7-SCORE": "V-SCORE",
+    "F7-MOD-X2": "V-SCORE",
+    "F7-MOD-ADD": "V-SCORE",
+    "F7-BANK": "V-BANK",
+    "F7-BUST": "V-BUST",
+    "F7-FLIP7": "V-FLIP7",
+    "F7-DECK": "V-DECK",
+    "F7-RESHUFFLE": "V-RESHUFFLE",
+    "F7-ROUND-END": "V-ROUND-END",
+    "F7-DEALER-ROTATION": "V-NEXT-ROUND",
+    "F7-GAME-END": "V-GAME-END",
+    "F7-WINNER": "V-WINNER",
+    "F7-TIE": "V-TIE",
+}
+
+
+def clause_for_game(clause: str, game: str) -> str:
+    """``clause`` as the game ``game`` names it: a base-game default becomes its Vengeance counterpart."""
+    if game == "vengeance":
+        return _VENGEANCE_EQUIVALENTS.get(clause, clause)
+    return clause

@@ -23,7 +23,7 @@ from flip7_spec.errors import ChanceError, Flip7Error, IllegalDecision, SetupErr
 from flip7_spec.events import Event
 from flip7_spec.rulesets import Ruleset, ruleset_from_json
 from flip7_spec.trace import FORMAT_NAME, FORMAT_VERSION
-from flip7_spec.trace.compare import blame, first_difference
+from flip7_spec.trace.compare import blame, clause_for_game, first_difference
 from flip7_spec.trace.record import footer as reference_footer
 from flip7_spec.trace.schema import json_path, schema_errors
 
@@ -141,7 +141,7 @@ def replay(trace: Any) -> ReplayResult:
                                        "another deck", "F7-DECK", deck_problem[0]))
     except _Diverged as diverged:
         result.status = DIVERGE
-        result.divergence = diverged.divergence
+        result.divergence = _in_game_terms(diverged.divergence, trace)
         if deck_problem and diverged.divergence.clause != "F7-DECK":
             d = diverged.divergence
             result.divergence = Divergence(d.step, d.where, d.expected, d.found, d.clause,
@@ -153,6 +153,19 @@ def replay(trace: Any) -> ReplayResult:
         result.status = INVALID
         result.error = str(error)
     return result
+
+
+def _in_game_terms(divergence: Divergence, trace: dict[str, Any]) -> Divergence:
+    """The divergence with its clause named as the trace's game names it."""
+    try:
+        game = ruleset_from_json(trace["header"]["ruleset"]).game
+    except Flip7Error:
+        return divergence
+    clause = clause_for_game(divergence.clause, game)
+    if clause == divergence.clause:
+        return divergence
+    return Divergence(divergence.step, divergence.where, divergence.expected, divergence.found, clause,
+                      divergence.message, divergence.decision)
 
 
 def _check_outcome(recorded: dict[str, Any], events: list[Event], game: Game, step: int | None,
