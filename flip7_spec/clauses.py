@@ -62,7 +62,9 @@ _FLIP7_CLAUSES: Final = [
     Clause("F7-DEAL-FREEZE-EMPTY", _F7, "A Freeze in the deal may hit a player with no cards, who banks 0 and is "
            "out of the round.", "S6-O06", "M", "A.2#2"),
     Clause("F7-DEAL-STAY-INSTEAD", _F7, "A player who took cards through a Flip Three before their deal turn may "
-           "Stay instead of taking their deal card.", "S6-O05, community cases 14-16", "M", "A.2#2"),
+           "Stay instead of taking their deal card; so may one who was given a Second Chance by then (any "
+           "card in front of them allows a Stay).", "S6-O05, community cases 14-16; the extension: F7-STAY-"
+           "CHANCE-ONLY", "M", "A.2#2, A.2#14"),
     Clause("F7-NO-DEAL-VARIANT", _F7, "Variant of seed 000: no initial deal; the Dealer only offers Hit/Stay "
            "in turn.", "seed 000", "L", "E", "initial_deal"),
     Clause("F7-HIT-STAY", _F7, "Each active player in turn chooses Hit (one more face-up card) or Stay (leave "

@@ -66,7 +66,8 @@ OPTIONS: Final[dict[str, Option]] = {
         Option("deal_start", str, ("left_of_dealer", "dealer"), "F7-DEAL-ORDER",
                "where the deal and the Hit/Stay offers start"),
         Option("second_chance_ends_turn", bool, None, "F7-CHANCE-ENDS-TURN",
-               "using a Second Chance on a Hit ends the turn (false: a replacement card is dealt at once)",
+               "using a Second Chance on a Hit ends the turn (false: a replacement card is dealt at once; "
+               "never for a deal card)",
                "flip7"),
         Option("set_aside_on_bust", str, ("discard", "pass_to_other_active"), "F7-FLIP3-SETASIDE-BUST",
                "what happens to cards set aside in a Flip Three whose target busts or Flips 7", "flip7"),

@@ -41,7 +41,8 @@ def _parse(text: str, file: str, line: int | None) -> TraceSource:
     try:
         return TraceSource(file, line, trace=json.loads(text))
     except json.JSONDecodeError as error:
-        at_end = error.pos >= len(text.rstrip())
+        at_end = error.pos >= len(text.rstrip()) or (
+            error.msg.startswith("Unterminated string") and '"' not in text[error.pos + 1:])
         what = "truncated JSON (the text ends inside a value)" if at_end else f"malformed JSON: {error.msg}"
         row = error.lineno if line is None else line
         return TraceSource(file, line, error=f"line {row}, column {error.colno}: {what}")

@@ -1,0 +1,99 @@
+"""``flip7-spec fixtures``: compile the golden fixture sources into traces, check them, list their coverage."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+
+import click
+
+from flip7_spec.clauses import clauses_for
+from flip7_spec.cli.common import EXIT_BAD_INPUT, EXIT_CHECK_FAILED, EXIT_OK, fail
+from flip7_spec.fixtures import compiled_paths, default_fixtures_dir, load_game_modules, regenerate
+from flip7_spec.rulesets import ruleset_from_json
+
+_DIR_HELP = "the fixtures directory (default: ./fixtures if it has sources, else the checkout's fixtures)"
+
+
+def _root(directory: Path | None) -> Path:
+    root = directory if directory is not None else default_fixtures_dir()
+    if not (root / "src").is_dir():
+        fail(f"{root}: not a fixtures directory (no src/ subdirectory with fixture sources)")
+    return root
+
+
+@click.group("fixtures")
+def command() -> None:
+    """The golden fixtures: hand-written sources (fixtures/src/GAME/NAME.toml) compiled on the reference
+    into traces (fixtures/GAME/NAME.json), each naming the rule clauses it exercises."""
+
+
+@command.command("regenerate")
+@click.option("--check", is_flag=True,
+              help="write nothing; exit 1 listing the fixtures whose file differs from what compiling gives")
+@click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path), help=_DIR_HELP)
+@click.argument("names", nargs=-1)
+def regenerate_command(check: bool, directory: Path | None, names: tuple[str, ...]) -> None:
+    """Compile every fixture source (or only NAMES, e.g. flip7/bust-basic) and write its trace.
+
+    This is the one command that regenerates the expected parts of the fixtures from the reference.
+    Hand-derived expectations in a source (expect_round_scores, [[expect]], ...) are checked while
+    compiling; a fixture whose expectation the reference contradicts is not written.
+
+    \b
+    Exit codes: 0 done (or, with --check, all up to date); 1 an expectation failed or, with --check,
+    some compiled file is out of date or has no source; 2 a source is unusable.
+    """
+    root = _root(directory)
+    report = regenerate(root, check=check, only=names)
+    for shown in report.written:
+        click.echo(f"wrote {shown}")
+    for shown in report.outdated:
+        click.echo(f"out of date: {shown} (run `flip7-spec fixtures regenerate`)")
+    for orphan in report.orphans:
+        click.echo(f"{'no source' if check else 'warning: no source (not removed)'}: {orphan}")
+    for failure in report.failures:
+        click.echo(f"EXPECTATION FAILED: {failure}", err=True)
+    for error in report.errors:
+        click.echo(f"error: {error}", err=True)
+    total = len(report.written) + len(report.unchanged) + len(report.outdated)
+    click.echo(f"{total} fixture{'s' if total != 1 else ''} compiled: {len(report.written)} written, "
+               f"{len(report.unchanged)} unchanged, {len(report.outdated)} out of date; "
+               f"{len(report.failures)} failed expectation(s), {len(report.errors)} error(s)")
+    if report.errors:
+        raise click.exceptions.Exit(EXIT_BAD_INPUT)
+    if report.failures or report.outdated or (check and report.orphans):
+        raise click.exceptions.Exit(EXIT_CHECK_FAILED)
+    raise click.exceptions.Exit(EXIT_OK)
+
+
+@command.command("list")
+@click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path), help=_DIR_HELP)
+def list_command(directory: Path | None) -> None:
+    """List the compiled fixtures (name, clauses, description) and, per game, the clauses no fixture names.
+
+    Exit code 1 when some clause of a game that has fixtures is named by no fixture.
+    """
+    root = _root(directory)
+    load_game_modules()
+    named: dict[str, set[str]] = defaultdict(set)
+    for path in compiled_paths(root):
+        try:
+            trace = json.loads(path.read_text(encoding="utf-8"))
+            header = trace["header"]
+            game = ruleset_from_json(header["ruleset"]).game
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            fail(f"{path}: not a readable fixture ({error})")
+        clauses = header.get("clauses", [])
+        named[game].update(clauses)
+        name = path.relative_to(root).with_suffix("").as_posix()
+        click.echo(f"{name}  [{len(clauses)} clauses]  {header.get('description', '')}")
+    missing_any = False
+    for game in sorted(named):
+        registry = [c.id for c in clauses_for(game)]
+        missing = [c for c in registry if c not in named[game]]
+        missing_any = missing_any or bool(missing)
+        click.echo(f"{game}: {len(registry) - len(missing)} of {len(registry)} clauses named by a fixture"
+                   + (f"; missing: {' '.join(missing)}" if missing else ""))
+    raise click.exceptions.Exit(EXIT_CHECK_FAILED if missing_any else EXIT_OK)

@@ -1,0 +1,307 @@
+"""A trace rendered for people: the header, then round by round each step (numbered as replay numbers them),
+what happened, each player's row after the step, round scores and totals, and the winner.
+
+Step numbers are indices into the trace's ``steps`` array, chance steps (reshuffles) included, exactly as
+:mod:`flip7_spec.trace.replay` reports a divergence (``at step 12``). What happened comes from the events
+the trace records; a trace recorded without events is played on the reference to recover them (and its
+rows, when it has no observations either).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from flip7_spec.cards import cards
+from flip7_spec.errors import Flip7Error
+from flip7_spec.rulesets import ruleset_from_json
+from flip7_spec.trace import FORMAT_NAME, FORMAT_VERSION
+from flip7_spec.trace.replay import game_from_header
+from flip7_spec.trace.schema import schema_errors
+
+DECK_PREVIEW = 24
+"""How many deck cards the header shows."""
+
+
+class ShowError(Flip7Error):
+    """A trace that cannot be rendered: not a trace object, another format or version, a schema violation."""
+
+
+@dataclass(slots=True)
+class _Outcome:
+    """What one step (or the start) caused, as the renderer uses it."""
+
+    events: list[dict[str, Any]] | None
+    observation: dict[str, Any] | None
+
+
+@dataclass(slots=True)
+class _Derived:
+    """Events and observations recovered from the reference for a trace that does not record them."""
+
+    start: _Outcome
+    steps: dict[int, _Outcome] = field(default_factory=dict)
+    stopped: str | None = None
+
+
+def check_trace(trace: Any) -> None:
+    """Raise :class:`ShowError` (one line) unless ``trace`` is a schema-valid trace of this format version."""
+    if not isinstance(trace, dict):
+        raise ShowError(f"$: expected a trace object, got {type(trace).__name__}")
+    if trace.get("format") != FORMAT_NAME:
+        raise ShowError(f"$.format: expected {FORMAT_NAME!r}, got {trace.get('format')!r}")
+    if trace.get("version") != FORMAT_VERSION or isinstance(trace.get("version"), bool):
+        raise ShowError(f"$.version: unsupported format version {trace.get('version')!r}; "
+                        f"this flip7-spec reads version {FORMAT_VERSION}")
+    problems = schema_errors(trace)
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise ShowError(problems[0] + more)
+
+
+def _has_events(trace: dict[str, Any]) -> bool:
+    entries = [s for s in trace["steps"] if "decision" in s] + [trace.get("start", {})]
+    return any("events" in entry for entry in entries)
+
+
+def _derive(trace: dict[str, Any]) -> _Derived:
+    """Play the trace's decisions on the reference and keep each step's events and observation."""
+    steps = trace["steps"]
+    leading = 0
+    while leading < len(steps) and "reshuffle" in steps[leading]:
+        leading += 1
+    try:
+        _, game, _ = game_from_header(trace["header"], [cards(s["reshuffle"]) for s in steps[:leading]])
+        start_events = game.start()
+    except Exception as error:  # the reference refuses the header: show what the trace itself says
+        message = str(error) if isinstance(error, Flip7Error) else f"{type(error).__name__}: {error}"
+        return _Derived(_Outcome([], None), stopped=f"the reference cannot start this game: {message}")
+    derived = _Derived(_Outcome([e.to_json() for e in start_events], game.observation()))
+    for index in range(leading, len(steps)):
+        step = steps[index]
+        if "reshuffle" in step:
+            game.supply_reshuffle(cards(step["reshuffle"]))
+            continue
+        try:
+            events = game.apply(step["decision"]["choice"])
+        except Flip7Error as error:
+            derived.stopped = f"the reference cannot play step {index}: {error}"
+            return derived
+        derived.steps[index] = _Outcome([e.to_json() for e in events], game.observation())
+    return derived
+
+
+class _Names:
+    def __init__(self, header: dict[str, Any]) -> None:
+        names = header.get("names") or []
+        self.names = [str(n) for n in names]
+
+    def __call__(self, seat: Any) -> str:
+        if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(self.names):
+            return f"seat {seat} ({self.names[seat]})"
+        return f"seat {seat}"
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def _cards(count: int) -> str:
+    return f"{count} card{'s' if count != 1 else ''}"
+
+
+def _per_seat(values: Sequence[Any], seat: Callable[[Any], str]) -> str:
+    return ", ".join(f"{seat(i)}: {v}" for i, v in enumerate(values))
+
+
+_VIA = {"deal": "is dealt", "hit": "hits and gets", "flip3": "flips (Flip Three)",
+        "replacement": "gets a replacement card"}
+
+
+def describe_event(event: dict[str, Any], seat: Callable[[Any], str]) -> str:
+    """One line for one event (any event name: unknown ones are listed with their fields)."""
+    kind = event.get("event")
+    who = seat(event.get("player"))
+    card = event.get("card")
+    target = seat(event.get("target"))
+    if kind == "draw":
+        return f"{who} {_VIA.get(str(event.get('via')), 'gets')} {card}"
+    if kind == "bust":
+        return f"{who} BUSTS on a second {card}"
+    if kind == "stay":
+        return f"{who} stays"
+    if kind == "flip7":
+        return f"{who} FLIPS 7: the round ends"
+    if kind == "target":
+        return f"{who} plays {card} on {target}"
+    if kind == "freeze":
+        return f"{who} is frozen (banks the cards in front of them)"
+    if kind == "flip3_start":
+        return f"{who} must flip three cards"
+    if kind == "flip3_end":
+        return f"{who}'s Flip Three is over"
+    if kind == "set_aside":
+        return f"{who} sets {card} aside until the Flip Three is over"
+    if kind == "assign":
+        return f"{who} assigns the set-aside {card} to {target}"
+    if kind == "give":
+        return f"{who} gives {card} (Second Chance) to {target}"
+    if kind == "chance_used":
+        return f"{who} uses a Second Chance against a second {card}: both are discarded"
+    if kind == "discard":
+        return f"{card} is discarded ({event.get('reason', 'no reason given')})"
+    if kind == "forced":
+        about = f" about {card}" if card else ""
+        return (f"forced: {who} {event.get('kind')}{about} -> {_value(event.get('choice'))} "
+                f"(the only legal choice, {event.get('because')})")
+    if kind == "reshuffle":
+        order = event.get("order") or []
+        return f"the deck is empty: the discard pile is reshuffled into a new deck of {_cards(len(order))}"
+    if kind == "empty_deck":
+        return "the deck and the discard pile are both empty: the round ends"
+    if kind == "round_start":
+        return f"round {event.get('round')} starts, dealer {seat(event.get('dealer'))}"
+    if kind == "round_end":
+        return (f"round ends: scores {_per_seat(event.get('scores') or [], seat)}; "
+                f"totals {_per_seat(event.get('totals') or [], seat)}")
+    if kind == "tie":
+        return f"tie for the highest total between {', '.join(seat(s) for s in event.get('leaders') or [])}: " \
+               "another round"
+    if kind == "game_end":
+        winners = event.get("winners") or []
+        return f"GAME OVER: {'winner' if len(winners) == 1 else 'winners'} {', '.join(seat(s) for s in winners)}"
+    extras = " ".join(f"{k}={_value(v)}" for k, v in sorted(event.items()) if k not in ("event", "clause"))
+    return f"{kind}: {extras}".rstrip(": ")
+
+
+def _decision_line(decision: dict[str, Any], seat: Callable[[Any], str]) -> str:
+    who = seat(decision["player"]) if "player" in decision else "the player to decide"
+    kind = decision.get("kind")
+    choice = decision["choice"]
+    if kind == "target":
+        return f"{who} chooses the target: {seat(choice)}"
+    if kind == "give":
+        return f"{who} gives the Second Chance to {seat(choice)}"
+    if kind == "assign":
+        return f"{who} assigns the set-aside card to {seat(choice)}"
+    if kind == "hit_or_stay" or choice in ("hit", "stay"):
+        return f"{who}: {choice}"
+    return f"{who} ({kind}): {_value(choice)}"
+
+
+def _rows(observation: dict[str, Any], seat: Callable[[Any], str]) -> list[str]:
+    players = observation.get("players") or []
+    width = max((len(seat(i)) for i in range(len(players))), default=6)
+    lines = []
+    for i, player in enumerate(players):
+        row = " ".join(player.get("cards") or []) or "-"
+        lines.append(f"    {seat(i):<{width}}  {player.get('status', ''):<7} {row:<28} "
+                     f"round {player.get('round_score')}  total {player.get('total')}")
+    pending = observation.get("pending")
+    if pending:
+        about = f" about {pending.get('card')}" if pending.get("card") else ""
+        options = ", ".join(_value(o) for o in pending.get("options") or [])
+        lines.append(f"    next: {seat(pending.get('player'))} decides {pending.get('kind')}{about} [{options}]")
+    return lines
+
+
+def _ruleset_line(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [f"ruleset: {value}"]
+    try:
+        ruleset = ruleset_from_json(value)
+        base = ruleset_from_json(ruleset.base)
+    except Flip7Error as error:
+        return [f"ruleset: {_value(value)} (cannot be read: {error})"]
+    lines = [f"ruleset: {ruleset.name} (base {ruleset.base}): {ruleset.description}"]
+    changed = [f"{k} = {_value(v)}" for k, v in ruleset.options().items() if base.options()[k] != v]
+    if changed:
+        lines.append(f"options changed: {', '.join(changed)}")
+    if dict(ruleset.deck) != dict(base.deck):
+        size = sum(count for _, count in ruleset.deck)
+        lines.append(f"deck composition ({size} cards): "
+                     + " ".join(f"{t}x{c}" if c > 1 else t for t, c in ruleset.deck))
+    return lines
+
+
+def render(trace: Any, step_numbers: bool = False) -> list[str]:
+    """The lines that show ``trace`` to a person.
+
+    Raises :class:`ShowError` for a trace that is not a schema-valid trace of this format version. With
+    ``step_numbers`` every further line of a step starts with ``step N |`` (the step's own line starts with
+    ``step N:``), so that a search for a step number finds all of it.
+    """
+    check_trace(trace)
+    header = trace["header"]
+    seat = _Names(header)
+    out: list[str] = []
+    out.append(f"{trace['format']} version {trace['version']}"
+               + (f", rules {trace['rules_version']}" if "rules_version" in trace else ""))
+    if "description" in header:
+        out.append(f"description: {header['description']}")
+    out.extend(_ruleset_line(header["ruleset"]))
+    players = header["players"]
+    out.append(f"players: {players} ({', '.join(seat(i) for i in range(players))}); dealer: {seat(header['dealer'])}")
+    deck = header["deck"]
+    more = f" ... ({len(deck) - DECK_PREVIEW} more)" if len(deck) > DECK_PREVIEW else ""
+    out.append(f"deck: {len(deck)} cards, top first: {' '.join(deck[:DECK_PREVIEW])}{more}")
+    if header.get("clauses"):
+        out.append(f"clauses: {' '.join(header['clauses'])}")
+    if header.get("provenance"):
+        out.append(f"provenance: {_value(header['provenance'])}")
+
+    derived = None if _has_events(trace) else _derive(trace)
+    if derived is not None:
+        out.append("(this trace records no events: what happened is computed by the reference)")
+
+    def block(prefix: str, outcome: _Outcome) -> None:
+        lead = prefix if step_numbers else ""
+        for event in outcome.events or []:
+            if event.get("event") == "round_start":
+                out.append(f"{lead}== round {event.get('round')}, dealer {seat(event.get('dealer'))} ==")
+                continue
+            out.append(f"{lead}  {describe_event(event, seat)}")
+        if outcome.observation is not None:
+            out.extend(f"{lead}{line}" for line in _rows(outcome.observation, seat))
+
+    start = trace.get("start", {})
+    start_outcome = _Outcome(start.get("events"), start.get("observation"))
+    if derived is not None:
+        start_outcome = _Outcome(derived.start.events, start_outcome.observation or derived.start.observation)
+    out.append("start (before the first decision)")
+    block("start | ", start_outcome)
+    for index, step in enumerate(trace["steps"]):
+        prefix = f"step {index} | "
+        lead = prefix if step_numbers else ""
+        if "reshuffle" in step:
+            order = step["reshuffle"]
+            out.append(f"step {index}: reshuffle order for the next decision ({_cards(len(order))}, top first): "
+                       f"{' '.join(order)}")
+            continue
+        out.append(f"step {index}: {_decision_line(step['decision'], seat)}")
+        outcome = _Outcome(step.get("events"), step.get("observation"))
+        if derived is not None:
+            found = derived.steps.get(index)
+            if found is None:
+                if derived.stopped:
+                    out.append(f"{lead}  {derived.stopped}")
+                    derived.stopped = None
+                outcome = _Outcome(None, outcome.observation)
+            else:
+                outcome = _Outcome(found.events, outcome.observation or found.observation)
+        if outcome.events is None and "scores" in step:
+            out.extend(f"{lead}  round ends: scores {_per_seat(s, seat)}" for s in step["scores"])
+        block(prefix, outcome)
+    footer = trace.get("footer")
+    if footer is not None:
+        winners = footer.get("winners", [])
+        rounds = f" after {footer['rounds']} rounds" if "rounds" in footer else ""
+        out.append(f"game over{rounds}: {'winner' if len(winners) == 1 else 'winners'} "
+                   f"{', '.join(seat(s) for s in winners)}; totals {_per_seat(footer.get('totals', []), seat)}")
+    else:
+        out.append("the trace ends here: a partial game (no footer)")
+    return out
