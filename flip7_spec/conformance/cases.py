@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -53,14 +54,20 @@ def scoring_cases(ruleset: Ruleset) -> list[Case]:
         from flip7_spec.symbolic.misreadings import distinguishing_cases
     except ImportError:  # pragma: no cover - the symbolic package ships with flip7-spec
         return out
-    try:
-        found = distinguishing_cases(ruleset)
-    except Exception:  # a game without a symbolic model yet contributes no distinguishing hands
-        found = []
+    found = _distinguishing(ruleset, distinguishing_cases)
     for case in found:
         out.append(Case(f"scoring:{ruleset.name}:{case.id}", "scoring", ruleset, hand=list(case.cards),
                         busted=case.busted, expected=case.expected, clause=case.clause, label=case.misreading))
     return out
+
+
+@cache
+def _distinguishing(ruleset: Ruleset, find: Any) -> tuple[Any, ...]:
+    """The z3 search is deterministic and takes a second or two: do it once per ruleset and process."""
+    try:
+        return tuple(find(ruleset))
+    except Exception:  # a game without a symbolic model yet contributes no distinguishing hands
+        return ()
 
 
 def _round_count(trace: dict[str, Any]) -> int:

@@ -64,7 +64,8 @@ def support_problem(hello: dict[str, Any], case: Case) -> str | None:
     options = hello.get("options", {})
     for name in OPTIONS:
         value = getattr(ruleset, name)
-        if value != getattr(base, name) and value not in options.get(name, []):
+        allowed = options.get(name, [])
+        if value != getattr(base, name) and allowed != "any" and value not in allowed:
             return f"the engine does not implement {name}={json.dumps(value)}"
     return None
 
@@ -154,6 +155,7 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool) -> list[CaseResult
             continue
         if _canonical(expected) == _canonical(found):  # exact JSON equality (true is not 1), at C speed
             continue
+        observed = found
         step = None if position == 0 else position - 1
         step_index = None if step is None else indices[step]
         prefix: list[str | int] = ["start"] if step is None else ["steps", indices[step]]
@@ -166,13 +168,21 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool) -> list[CaseResult
                 legal_problem = _failure(case, "legal", trace, step, step_index, prefix, options_difference,
                                          expected, position)
         if difference is not None:
-            problems = message_errors(found, "observation")
+            problems = message_errors(observed, "observation")
             if problems:
-                raise EngineFailure(f"observation breaks the protocol at step {step_index}: {problems[0]}",
-                                    raw=json.dumps(found)[:2000])
+                at = "the start" if step_index is None else f"step {step_index}"
+                raise EngineFailure(f"observation breaks the protocol at {at}: {problems[0]}",
+                                    raw=json.dumps(observed)[:2000])
             return [_failure(case, case.level, trace, step, step_index, prefix, difference, expected, position)]
     if stopped is not None:
-        raise stopped
+        if legal_problem is None:
+            raise stopped
+        # The engine offered other choices, then refused one the rules allow: a rules failure at both levels.
+        refused = CaseResult(case.id, case.level, FAIL, f"the engine refused a legal choice: {stopped}",
+                             step=legal_problem.step, where=legal_problem.where, expected=legal_problem.expected,
+                             found=legal_problem.found, clause=legal_problem.clause, decision=legal_problem.decision,
+                             label=case.label, decisions=legal_problem.decisions)
+        return [refused, legal_problem]
     results = [CaseResult(case.id, case.level, PASS, decisions=len(decisions), label=case.label)]
     if legal:
         results.append(legal_problem or CaseResult(case.id, "legal", PASS, decisions=len(decisions),

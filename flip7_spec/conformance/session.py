@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib
 import multiprocessing
+import os
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +44,8 @@ class EngineSpec:
             return ProcessEngine(self.command, timeout=self.timeout)
         assert self.python is not None
         module_name, _, attribute = self.python.partition(":")
+        if os.getcwd() not in sys.path:  # import from the current directory, as `python -m` would
+            sys.path.insert(0, os.getcwd())
         try:
             factory = getattr(importlib.import_module(module_name), attribute or "Engine")
         except (ImportError, AttributeError) as error:
@@ -111,11 +115,11 @@ class Outcome:
 def _finish(engine: EngineAdapter, hello: dict[str, Any], case: Case, save: Path | None) -> Outcome:
     results = run_case(engine, case, hello)
     for result in results:
-        if result.outcome == FAIL and case.generated and save is not None and result.step is not None:
+        if result.outcome == FAIL and case.generated and save is not None:
             try:
-                small = shrink(case, result, lambda c: run_case(engine, c, hello)[0])
+                small = shrink(case, result, lambda c: run_case(engine, c, hello))
                 save.mkdir(parents=True, exist_ok=True)
-                name = case.id.replace("/", "_").replace(":", "_").replace("=", "-") + ".json"
+                name = case.id.replace("/", "_").replace(":", "_").replace("=", "-") + f"-{result.level}.json"
                 path = save / name
                 path.write_text(dumps_document(small), encoding="utf-8")
                 result.shrunk = str(path)

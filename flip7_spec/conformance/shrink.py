@@ -17,12 +17,17 @@ from flip7_spec.conformance.cases import Case
 from flip7_spec.conformance.runner import CaseResult
 from flip7_spec.trace.record import record_choices, trace_choices, trace_reshuffles
 
-Check = Callable[[Case], CaseResult]
+Check = Callable[[Case], list[CaseResult]]
 
 
-def _cut(trace: dict[str, Any], step: int) -> dict[str, Any]:
+def _cut(trace: dict[str, Any], step: int | None) -> dict[str, Any]:
+    """The trace up to and including ``step`` (None: up to the first decision, exclusive)."""
     cut = dict(trace)
-    cut["steps"] = trace["steps"][: step + 1]
+    if step is None:
+        first = next((i for i, s in enumerate(trace["steps"]) if "decision" in s), len(trace["steps"]))
+        cut["steps"] = trace["steps"][:first]
+    else:
+        cut["steps"] = trace["steps"][: step + 1]
     cut.pop("footer", None)
     return cut
 
@@ -58,22 +63,23 @@ def _isolate_round(case: Case, trace: dict[str, Any], step: int) -> dict[str, An
 
 
 def shrink(case: Case, result: CaseResult, check: Check) -> dict[str, Any]:
-    """A small trace on which ``check`` still fails with ``result.clause`` (the case's own trace at worst)."""
-    assert case.trace is not None and result.step is not None
+    """A small trace on which ``check`` still fails at ``result.level`` with ``result.clause`` (the case's own
+    trace at worst)."""
+    assert case.trace is not None
     best = case.trace
 
     def still_fails(trace: dict[str, Any]) -> bool:
-        candidate = Case(case.id + " (shrunk)", case.level if case.level != "game" else "game", case.ruleset,
-                         trace=trace)
-        outcome = check(candidate)
-        return outcome.outcome == FAIL and outcome.clause == result.clause
+        candidate = Case(case.id + " (shrunk)", case.level, case.ruleset, trace=trace)
+        return any(r.outcome == FAIL and r.level == result.level and r.clause == result.clause
+                   for r in check(candidate))
 
     cut = _cut(best, result.step)
     if still_fails(cut):
         best = cut
-    isolated = _isolate_round(case, best, len(best["steps"]) - 1)
-    if isolated is not None and still_fails(isolated):
-        best = isolated
+    if result.step is not None:
+        isolated = _isolate_round(case, best, len(best["steps"]) - 1)
+        if isolated is not None and still_fails(isolated):
+            best = isolated
     # Re-record so the saved trace is exactly what the reference says for these choices.
     header = best["header"]
     return record_choices(case.ruleset, header["players"], header["dealer"], header["deck"], trace_choices(best),

@@ -69,12 +69,14 @@ def reference_hello() -> dict[str, Any]:
     """The reference's handshake: every preset, level and option value."""
     from flip7_spec import __version__
 
-    options: dict[str, list[Any]] = {}
+    options: dict[str, list[Any] | str] = {}
     for name, option in OPTIONS.items():
         if option.choices is not None:
             options[name] = list(option.choices)
         elif option.kind is bool:
             options[name] = [True, False]
+        else:
+            options[name] = "any"
     return {"protocol": PROTOCOL_VERSION, "name": "flip7-spec reference", "version": __version__,
             "rulesets": preset_names(), "levels": list(LEVELS), "options": options, "decks": True}
 

@@ -105,29 +105,36 @@ class ProcessEngine(EngineAdapter):
         return self.process
 
     def _reap(self) -> None:
+        """Stop the child: close its input, give it a moment, then SIGTERM and SIGKILL its process group.
+
+        Its output pipes are closed only once it is dead: closing a pipe that a reader thread is blocked
+        on would block here too.
+        """
         process = self.process
         if process is None:
             return
         self.process = None
-        for stream in (process.stdin, process.stdout, process.stderr):
-            try:
-                if stream is not None:
-                    stream.close()
-            except OSError:
-                pass
+        if process.stdin is not None:
+            with contextlib.suppress(OSError, ValueError):
+                process.stdin.close()
         try:
-            process.wait(timeout=1.0)
-            return
+            process.wait(timeout=0.5)
         except subprocess.TimeoutExpired:
-            pass
-        for sig in (signal.SIGTERM, signal.SIGKILL):
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(process.pid, sig)
-            try:
-                process.wait(timeout=2.0)
-                return
-            except subprocess.TimeoutExpired:
-                continue
+            for sig in (signal.SIGTERM, signal.SIGKILL):
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(process.pid, sig)
+                try:
+                    process.wait(timeout=2.0)
+                    break
+                except subprocess.TimeoutExpired:
+                    continue
+        # The group may hold grandchildren that outlived the child (a shell's): end them too.
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+        for stream in (process.stdout, process.stderr):
+            if stream is not None:
+                with contextlib.suppress(OSError, ValueError):
+                    stream.close()
 
     def close(self) -> None:
         process = self.process

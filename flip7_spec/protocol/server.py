@@ -68,6 +68,8 @@ def serve(adapter: EngineAdapter | None = None, stdin: IO[str] | None = None, st
         if not line.strip():
             continue
         if len(line) > MAX_REQUEST_BYTES:
+            while line and not line.endswith("\n"):  # skip the rest of the over-long line
+                line = source.readline(MAX_REQUEST_BYTES + 1)
             reply: dict[str, Any] = {"seq": None, "errored": {"message": "request line too long"}}
             stop = False
         else:

@@ -47,7 +47,7 @@ def first_difference(expected: Any, found: Any, path: tuple[str | int, ...] = ()
     missing or extra key or element is a difference at that key or index. ``1`` and ``true`` differ.
     """
     if type(expected) is not type(found) and not (_is_number(expected) and _is_number(found)):
-        return Difference(path, expected, found)
+        return Difference(path, _absent(expected), _absent(found))
     if isinstance(expected, dict):
         for key in _key_order({**expected, **found}):
             sub = first_difference(expected.get(key, _MISSING), found.get(key, _MISSING), (*path, key))
@@ -75,6 +75,12 @@ def _absent(value: Any) -> Any:
     return "<absent>" if value is _MISSING else value
 
 
+_PENDING_CLAUSES = {
+    "target": "F7-ACTION-TARGET",
+    "give": "F7-CHANCE-GIVE",
+    "assign": "F7-FLIP3-ASSIGN",
+}
+
 _STATUS_CLAUSES = {"bust": "F7-BUST", "freeze": "F7-FREEZE", "stay": "F7-HIT-STAY", "flip7": "F7-FLIP7"}
 
 
@@ -88,26 +94,40 @@ def blame(path: Sequence[str | int], events: Sequence[dict[str, Any]], default: 
     """
     parts = list(path)
     kinds = [e.get("event") for e in events]
+    if parts[:1] == ["pending"] and isinstance(expected, dict) and isinstance(expected.get("pending"), dict):
+        kind = expected["pending"].get("kind")
+        if kind in _PENDING_CLAUSES and parts[1:2] in (["options"], ["card"]):
+            return _PENDING_CLAUSES[str(kind)]
     if parts[:1] == ["players"] and len(parts) >= 2 and isinstance(parts[1], int):
         seat = parts[1]
         field = parts[2] if len(parts) > 2 else None
         mine = [e for e in events if e.get("player") == seat or e.get("target") == seat]
+        forced = [e for e in mine if e.get("event") == "forced" and e.get("because")]
         if field == "total":
             return "F7-SCORE" if "round_end" in kinds else "F7-BANK"
         if field == "status":
             for event in reversed(mine):
                 if event.get("event") in _STATUS_CLAUSES:
                     return str(event.get("clause") or _STATUS_CLAUSES[str(event.get("event"))])
+            if any(e.get("event") == "target" or e.get("kind") == "target" for e in events):
+                return "F7-ACTION-TARGET"  # the engine aimed an action elsewhere than the reference did
         if field == "round_score":
             return _scoring_clause(expected, seat)
+        if forced:
+            return str(forced[-1]["because"])  # the only legal choice, made for the player
         if mine:
             return str(mine[-1].get("clause", default))
     if parts[:1] in (["draw_pile"], ["discard_pile"], ["in_play"]):
         for event in reversed(events):
-            if event.get("event") in ("reshuffle", "discard", "round_end", "chance_used", "flip3_end"):
+            name = event.get("event")
+            if name == "round_end":
+                return "F7-DISCARD-PILE"  # the round's cards go to the discard pile, the deck is kept
+            if name in ("reshuffle", "discard", "chance_used", "flip3_end"):
                 return str(event.get("clause", default))
     if parts[:1] in (["round"], ["dealer"]):
-        return "F7-DEALER-ROTATION" if parts[0] == "dealer" else "F7-ROUND-END"
+        if parts[0] == "dealer":
+            return "F7-DEALER-ROTATION"
+        return "F7-FLIP7" if "flip7" in kinds else "F7-ROUND-END"
     if parts[:1] in (["over"], ["winners"]):
         return "F7-TIE" if "tie" in kinds else "F7-GAME-END"
     if events:
@@ -116,11 +136,16 @@ def blame(path: Sequence[str | int], events: Sequence[dict[str, Any]], default: 
 
 
 def _scoring_clause(expected: dict[str, Any] | None, seat: int) -> str:
-    """The most specific scoring clause for the hand that ``seat`` holds in ``expected``."""
+    """The most specific scoring clause for the hand and status that ``seat`` has in ``expected``."""
     try:
-        hand = expected["players"][seat]["cards"] if expected else []
-    except (KeyError, IndexError, TypeError):
-        hand = []
+        player = expected["players"][seat] if expected else {}
+        hand, status = player.get("cards", []), player.get("status")
+    except (KeyError, IndexError, TypeError, AttributeError):
+        hand, status = [], None
+    if status == "busted":
+        return "F7-SCORE-BUST"
+    if status == "frozen":
+        return "F7-FREEZE"
     if any(isinstance(c, str) and c[:1] == "x" for c in hand):
         return "F7-MOD-X2"
     if any(isinstance(c, str) and c[:1] == "+" for c in hand):

@@ -1,0 +1,271 @@
+"""``flip7-spec conform`` catches every mutant engine of ``tests/mutants/``, and blames the clause it breaks.
+
+Each mutant is the reference with one plausible rule bug. For each one a conformance session runs in-process
+(scoring cases, the fixtures, and a few generated games on fixed seeds) and must report at least one
+failure; a failure must name a clause of the mutant's ``CLAUSES``; every failing generated game must be
+saved as a shrunk trace that the reference replays cleanly and that still fails the mutant the same way.
+A few mutants also run as child processes, through the protocol.
+
+Each mutant has a fixed seed and a game count just large enough for the generated games alone to catch it
+(a Flip 7 with an x2, a tie at the top or a 0 in a Flip 7 are rare in generated play, hence their seeds);
+a few counts are larger so that the plan also reaches a harder path (a failure at the round case's last
+step, a legal-level failure followed by a refused choice).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import shlex
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from flip7_spec.clauses import CLAUSES as REGISTRY
+from flip7_spec.conformance import ERRORED, FAIL
+from flip7_spec.conformance import session as session_module
+from flip7_spec.conformance.cases import Case, scoring_cases
+from flip7_spec.conformance.runner import CaseResult, run_case
+from flip7_spec.conformance.session import Corpus, EngineSpec, run
+from flip7_spec.protocol.adapter import EngineAdapter
+from flip7_spec.rulesets import Ruleset, preset, ruleset_from_json
+from flip7_spec.trace.replay import replay
+from tests.mutants import MUTANTS
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = REPO / "fixtures"
+
+@dataclass(frozen=True)
+class Plan:
+    """How to catch one mutant: the generated games to run."""
+
+    seed: str
+    games: int
+    ruleset: str = "flip7"
+    fails_at_start: bool = False
+
+
+PLANS: dict[str, Plan] = {
+    "x2_doubles_add": Plan("0", 7),
+    "x2_doubles_bonus": Plan("18", 8),
+    "no_flip7_bonus": Plan("0", 4),
+    "zero_not_flip7": Plan("21", 2),
+    "flip3_actions_at_once": Plan("0", 2),
+    "setaside_passed_on": Plan("1", 1),
+    "chance_replacement": Plan("0", 4),
+    "chance_two_held": Plan("1", 5),
+    "reshuffle_every_round": Plan("0", 1),
+    "flip7_ends_own_round": Plan("0", 10),
+    "deal_from_dealer": Plan("0", 1, fails_at_start=True),
+    "dealer_fixed": Plan("0", 1),
+    "bust_scores_cards": Plan("0", 4),
+    "frozen_scores_zero": Plan("0", 1),
+    "tie_ends_game": Plan("39", 3),
+    "freeze_not_self": Plan("0", 4),
+    "empty_hand_stay": Plan("0", 2),
+    "reshuffle_table_cards": Plan("0", 2),
+}
+
+# The clause each mutant's bug breaks (one of its CLAUSES), as literal markers for the clause coverage.
+MARKS: dict[str, pytest.MarkDecorator] = {
+    "x2_doubles_add": pytest.mark.clause("F7-MOD-X2"),
+    "x2_doubles_bonus": pytest.mark.clause("F7-MOD-X2"),
+    "no_flip7_bonus": pytest.mark.clause("F7-FLIP7-BONUS"),
+    "zero_not_flip7": pytest.mark.clause("F7-FLIP7-ZERO"),
+    "flip3_actions_at_once": pytest.mark.clause("F7-FLIP3-SETASIDE"),
+    "setaside_passed_on": pytest.mark.clause("F7-FLIP3-SETASIDE-BUST"),
+    "chance_replacement": pytest.mark.clause("F7-CHANCE-ENDS-TURN"),
+    "chance_two_held": pytest.mark.clause("F7-CHANCE-GIVE"),
+    "reshuffle_every_round": pytest.mark.clause("F7-DISCARD-PILE"),
+    "flip7_ends_own_round": pytest.mark.clause("F7-FLIP7"),
+    "deal_from_dealer": pytest.mark.clause("F7-DEAL-ORDER"),
+    "dealer_fixed": pytest.mark.clause("F7-DEALER-ROTATION"),
+    "bust_scores_cards": pytest.mark.clause("F7-SCORE-BUST"),
+    "frozen_scores_zero": pytest.mark.clause("F7-FREEZE"),
+    "tie_ends_game": pytest.mark.clause("F7-TIE"),
+    "freeze_not_self": pytest.mark.clause("F7-FREEZE-SELF"),
+    "empty_hand_stay": pytest.mark.clause("F7-STAY-NEEDS-CARD"),
+    "reshuffle_table_cards": pytest.mark.clause("F7-RESHUFFLE-TABLE-STAYS"),
+}
+
+PROCESS_MUTANTS = ("dealer_fixed", "no_flip7_bonus", "flip3_actions_at_once")
+
+
+def mutant(name: str) -> ModuleType:
+    """The mutant module ``tests.mutants.NAME``."""
+    return importlib.import_module(f"tests.mutants.{name}")
+
+
+def params(names: tuple[str, ...]) -> Iterator[object]:
+    """One parameter per mutant, with its clause marker."""
+    for name in names:
+        yield pytest.param(name, marks=[MARKS[name]], id=name)
+
+
+Results = list[CaseResult]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def scoring_cases_once() -> Iterator[None]:
+    """The z3 search for distinguishing hands takes seconds and gives the same cases every time: do it
+    once per ruleset for the whole module."""
+    memo: dict[Ruleset, list[Case]] = {}
+
+    def cached(ruleset: Ruleset) -> list[Case]:
+        if ruleset not in memo:
+            memo[ruleset] = scoring_cases(ruleset)
+        return list(memo[ruleset])
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(session_module, "scoring_cases", cached)
+        yield
+
+
+@pytest.fixture(scope="module")
+def sessions(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], tuple[Results, Path]]:
+    """Run (once per module) the conformance session of a mutant; returns its results and save folder."""
+    done: dict[str, tuple[Results, Path]] = {}
+    root = tmp_path_factory.mktemp("shrunk")
+
+    def session(name: str) -> tuple[Results, Path]:
+        if name not in done:
+            plan = PLANS[name]
+            corpus = Corpus(rulesets=[preset(plan.ruleset)], games=plan.games, seed=plan.seed,
+                            fixtures=FIXTURES if FIXTURES.is_dir() else None)
+            save = root / name
+            _, results, _ = run(EngineSpec(python=f"tests.mutants.{name}:Engine"), corpus, save=save)
+            done[name] = (results, save)
+        return done[name]
+
+    return session
+
+
+def failures(results: Results) -> list[CaseResult]:
+    return [r for r in results if r.outcome == FAIL]
+
+
+def generated(result: CaseResult) -> bool:
+    return result.case_id.startswith(("round:", "game:"))
+
+
+def test_every_mutant_has_a_plan_and_a_marker() -> None:
+    assert set(PLANS) == set(MARKS) == set(MUTANTS)
+    assert len(MUTANTS) >= 15
+
+
+@pytest.mark.parametrize("name", MUTANTS)
+def test_mutant_module_is_complete(name: str) -> None:
+    """A docstring naming the bug and its clause, CLAUSES of real ids, an Engine adapter, a __main__ guard."""
+    module = mutant(name)
+    assert module.__doc__ and module.__doc__.startswith("Mutant:")
+    clauses = module.CLAUSES
+    assert clauses and clauses <= set(REGISTRY), f"unknown clause ids: {sorted(clauses - set(REGISTRY))}"
+    assert len(clauses) <= 3, "keep the acceptable clauses tight"
+    assert any(c in module.__doc__ for c in clauses), "the docstring names the clause the bug breaks"
+    assert MARKS[name].args[0] in clauses
+    assert isinstance(module.Engine(), EngineAdapter)
+    source = Path(module.__file__ or "").read_text(encoding="utf-8")
+    assert 'if __name__ == "__main__":\n    serve(Engine())' in source
+
+
+@pytest.mark.parametrize("name", params(MUTANTS))
+def test_conform_catches_the_mutant(name: str, sessions: Callable[[str], tuple[Results, Path]]) -> None:
+    results, _ = sessions(name)
+    assert failures(results), f"no case failed against {name}: {len(results)} results"
+    assert any(generated(r) for r in failures(results)), "the generated games alone catch it too"
+
+
+@pytest.mark.parametrize("name", params(MUTANTS))
+def test_failure_names_the_broken_clause(name: str, sessions: Callable[[str], tuple[Results, Path]]) -> None:
+    results, _ = sessions(name)
+    allowed = mutant(name).CLAUSES
+    blamed = sorted({str(r.clause) for r in failures(results)})
+    assert any(r.clause in allowed for r in failures(results)), (
+        f"{name} breaks {sorted(allowed)}, but conform blamed {blamed}")
+
+
+@pytest.mark.parametrize("name", params(MUTANTS))
+def test_mutant_never_errors(name: str, sessions: Callable[[str], tuple[Results, Path]]) -> None:
+    """A mutant is the reference with one bug and never crashes: every case passes, fails or is skipped."""
+    results, _ = sessions(name)
+    errored = [f"{r.case_id} [{r.level}]: {r.message}" for r in results if r.outcome == ERRORED]
+    assert not errored, "\n".join(errored)
+
+
+@pytest.mark.parametrize("name", params(tuple(n for n in MUTANTS if not PLANS[n].fails_at_start)))
+def test_shrunk_traces_replay_and_still_fail(name: str, sessions: Callable[[str], tuple[Results, Path]]) -> None:
+    """Each failing generated case is saved shrunk; the reference accepts it; the mutant still fails it.
+
+    (A failure at the start observation is not saved: see test_failure_at_the_start_is_saved.)"""
+    results, save = sessions(name)
+    failing = [r for r in failures(results) if generated(r) and r.step is not None]
+    assert failing
+    engine = mutant(name).Engine()
+    hello = engine.hello()
+    for result in failing:
+        assert result.shrunk and Path(result.shrunk).is_file(), f"{result.case_id}: shrunk = {result.shrunk!r}"
+        path = Path(result.shrunk)
+        assert path.parent == save
+        trace = json.loads(path.read_text(encoding="utf-8"))
+        checked = replay(trace)
+        assert checked.ok, f"{path.name}: {checked.status} {checked.error or checked.divergence}"
+        level = result.case_id.split(":", 1)[0]
+        case = Case(f"replay:{path.name}", level, ruleset_from_json(trace["header"]["ruleset"]), trace=trace)
+        again = [r for r in run_case(engine, case, hello) if r.level == result.level]
+        assert again and again[0].outcome == FAIL, f"{path.name} no longer fails {name}: {again}"
+        assert again[0].clause == result.clause, (path.name, again[0].where, result.where)
+    assert len(list(save.glob("*.json"))) == len({r.shrunk for r in failing})
+
+
+@pytest.mark.parametrize("name", params(PROCESS_MUTANTS))
+def test_conform_catches_the_mutant_as_a_process(name: str, monkeypatch: pytest.MonkeyPatch,
+                                                  tmp_path: Path) -> None:
+    """The same session through ``python -m tests.mutants.NAME`` and the protocol gives the same verdicts."""
+    monkeypatch.chdir(REPO)
+    plan = PLANS[name]
+    corpus = Corpus(rulesets=[preset(plan.ruleset)], games=plan.games, seed=plan.seed,
+                    fixtures=FIXTURES if FIXTURES.is_dir() else None)
+    command = f"{shlex.quote(sys.executable)} -m tests.mutants.{name}"
+    hello, results, decisions = run(EngineSpec(command=command, timeout=20.0), corpus, save=tmp_path)
+    assert hello["protocol"] == 1
+    assert decisions > 0
+    assert not [r for r in results if r.outcome == ERRORED], [r.message for r in results if r.outcome == ERRORED]
+    assert any(r.clause in mutant(name).CLAUSES for r in failures(results))
+    _, in_process, _ = run(EngineSpec(python=f"tests.mutants.{name}:Engine"), corpus)
+    verdicts = sorted((r.case_id, r.level, r.outcome, r.clause, r.where) for r in results)
+    assert verdicts == sorted((r.case_id, r.level, r.outcome, r.clause, r.where) for r in in_process)
+
+
+def test_reference_adapter_passes_the_same_plans() -> None:
+    """The reference itself passes every case the mutants fail: the failures are the bugs', not the corpus's."""
+    seen: set[tuple[str, int, str]] = set()
+    for plan in PLANS.values():
+        key = (plan.seed, plan.games, plan.ruleset)
+        if key in seen:
+            continue
+        seen.add(key)
+        corpus = Corpus(rulesets=[preset(plan.ruleset)], games=plan.games, seed=plan.seed, scoring=False)
+        _, results, _ = run(EngineSpec(python="flip7_spec.protocol.adapter:ReferenceAdapter"), corpus)
+        assert results and all(r.outcome == "pass" for r in results), key
+
+
+@pytest.mark.clause("F7-STAY-NEEDS-CARD")
+def test_missing_value_is_reported_as_absent(sessions: Callable[[str], tuple[Results, Path]]) -> None:
+    """A row shorter than expected is reported as found '<absent>', and the result is JSON."""
+    results, _ = sessions("empty_hand_stay")
+    for result in failures(results):
+        json.dumps(result.to_json())
+    assert any("<absent>" in (r.expected, r.found) for r in failures(results))
+
+
+@pytest.mark.clause("F7-DEAL-ORDER")
+def test_failure_at_the_start_is_saved(sessions: Callable[[str], tuple[Results, Path]]) -> None:
+    """A generated game whose very first observation differs is saved too (it is the smallest trace of all)."""
+    results, _ = sessions("deal_from_dealer")
+    at_start = [r for r in failures(results) if generated(r) and r.step is None]
+    assert at_start
+    assert all(r.shrunk and Path(r.shrunk).is_file() for r in at_start)
