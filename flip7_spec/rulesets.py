@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Final
 
-from flip7_spec.cards import Card, card
+from flip7_spec.cards import Card, Kind, card
 from flip7_spec.errors import CardError, RulesetError
 
 # Official base-game deck (clause F7-DECK): one 0, v copies of v for 1..12, six modifiers, nine actions.
@@ -228,7 +228,14 @@ def _apply_options(base: Ruleset, options: Mapping[str, Any], where: str) -> Rul
     return ruleset
 
 
-def _parse_deck(deck: Any, where: str) -> tuple[tuple[str, int], ...]:
+_GAME_CARD_KINDS: Final = {
+    "flip7": frozenset({Kind.NUMBER, Kind.ADD, Kind.MULTIPLY, Kind.FREEZE, Kind.FLIP_THREE, Kind.SECOND_CHANCE}),
+    "vengeance": frozenset({Kind.NUMBER, Kind.SUBTRACT, Kind.HALVE, Kind.JUST_ONE_MORE, Kind.FLIP_FOUR, Kind.SWAP,
+                            Kind.STEAL, Kind.DISCARD}),
+}
+
+
+def _parse_deck(deck: Any, where: str, game: str = "flip7") -> tuple[tuple[str, int], ...]:
     if not isinstance(deck, Mapping) or not deck:
         raise RulesetError(f"{where}: expected a table of card = count with at least one card")
     parsed: dict[str, int] = {}
@@ -241,6 +248,9 @@ def _parse_deck(deck: Any, where: str) -> tuple[tuple[str, int], ...]:
             raise RulesetError(f"{where}.{text}: count must be a whole number >= 0, got {count!r}")
         if canonical in parsed:
             raise RulesetError(f"{where}.{text}: card {canonical} listed twice")
+        kind = card(canonical)
+        if kind.kind not in _GAME_CARD_KINDS.get(game, frozenset(Kind)) or (game == "flip7" and kind.special):
+            raise RulesetError(f"{where}.{text}: card {canonical} has no effect in a {game} game")
         if count:
             parsed[canonical] = count
     if not any(card(t).is_number for t in parsed):
@@ -279,7 +289,7 @@ def ruleset_from_json(data: Any, where: str = "ruleset") -> Ruleset:
     if not isinstance(options, Mapping):
         raise RulesetError(f"{where}.options: expected a table of option = value")
     ruleset = _apply_options(ruleset, options, f"{where}.options")
-    deck = _parse_deck(data["deck"], f"{where}.deck") if "deck" in data else ruleset.deck
+    deck = _parse_deck(data["deck"], f"{where}.deck", ruleset.game) if "deck" in data else ruleset.deck
     return replace(ruleset, name=name, description=description, deck=deck, base=base_name)
 
 

@@ -61,12 +61,18 @@ def score(ruleset: Ruleset, hand: Sequence[Card], busted: bool = False) -> Score
     if busted:
         return Score(0, 0, 0, 0, 0, False, True)
     number_sum, multiplier, adds, distinct = _tally(hand)
-    flip7 = distinct >= FLIP7_SIZE
+    multiplied, with_modifiers, bonus, total = _combine(ruleset, number_sum, multiplier, adds, distinct)
+    return Score(number_sum, multiplied, with_modifiers, bonus, total, bonus > 0 or distinct >= FLIP7_SIZE, False)
+
+
+def _combine(ruleset: Ruleset, number_sum: int, multiplier: int, adds: int, distinct: int
+             ) -> tuple[int, int, int, int]:
+    """The scoring steps after the tally: multiplied, plus modifiers, the bonus, and the total."""
     # [F7-SCORE] in this order: numbers, multiplied, plus modifiers, plus the bonus
     multiplied = number_sum * multiplier
     with_modifiers = multiplied + adds
-    bonus = ruleset.flip7_bonus if flip7 else 0
-    return Score(number_sum, multiplied, with_modifiers, bonus, with_modifiers + bonus, flip7, False)
+    bonus = ruleset.flip7_bonus if distinct >= FLIP7_SIZE else 0
+    return multiplied, with_modifiers, bonus, with_modifiers + bonus
 
 
 def _tally(hand: Sequence[Card]) -> tuple[int, int, int, int]:
@@ -93,8 +99,7 @@ def round_score(ruleset: Ruleset, hand: Sequence[Card], busted: bool = False) ->
         return score(ruleset, hand, busted).total
     if busted:
         return 0
-    number_sum, multiplier, adds, distinct = _tally(hand)
-    return number_sum * multiplier + adds + (ruleset.flip7_bonus if distinct >= FLIP7_SIZE else 0)
+    return _combine(ruleset, *_tally(hand))[3]
 
 
 def check_hand(ruleset: Ruleset, hand: Sequence[Card], players: int = 3) -> None:
@@ -128,3 +133,5 @@ def check_hand(ruleset: Ruleset, hand: Sequence[Card], players: int = 3) -> None
         raise CardError("a player holds at most one Second Chance")
     if held["FREEZE"] > 1:
         raise CardError("a frozen player holds one Freeze")
+    if held["FREEZE"] and len(values) >= FLIP7_SIZE:
+        raise CardError("a frozen player cannot hold seven different Numbers: the Flip 7 would have ended the round")

@@ -168,6 +168,72 @@ NOT_CARRIED: dict[str, tuple[str, Evidence | None]] = {
     "F7-GAME-END": ("the game_end event carries the winner clause",
                     lambda t: any(e["event"] == "game_end" for e in _events(t))),
     "F7-CUSTOM-DECK": ("the ruleset's deck composition", lambda t: dict(_ruleset(t).deck) != dict(FLIP7_DECK)),
+    # Flip 7: With a Vengeance
+    "V-DECK": ("the deck is header data, checked before play",
+               lambda t: dict(_ruleset(t).deck) == dict(preset("vengeance").deck) and len(t["header"]["deck"]) == 108),
+    "V-DECK-MODIFIERS-ALT": ("the ruleset's deck table: two of each -N card, 108 cards",
+                             lambda t: all(dict(_ruleset(t).deck).get(m) == 2 for m in ("-2", "-4", "-6", "-8", "-10"))
+                             and len(t["header"]["deck"]) == 108),
+    "V-NO-BASE-CARDS": ("a deck with a base-game card is refused before play; a played deck holds none",
+                        lambda t: not any(c in ("FREEZE", "FLIP3", "CHANCE") or c[0] in "+x"
+                                          for c in t["header"]["deck"])),
+    "V-PLAYERS": ("the player count is header data, checked before play", None),
+    "V-TWO-DECKS": ("the deck size is header data",
+                    lambda t: len(t["header"]["deck"]) == 2 * sum(c for _, c in _ruleset(t).deck)),
+    "V-TWO-DECKS-EFFECTS": ("shown by the cards two decks allow and their scores", None),
+    "V-SEATS": ("a numbering convention, visible in who is dealt and offered in turn", None),
+    "V-ROW": ("visible in the order of the observation's cards", None),
+    "V-DEAL-ORDER": ("visible in the order of the deal's draw events", _first_draw_goes_first_in_order),
+    "V-DEAL-PAUSE": ("visible as a Modifier or Action dealt, resolved before the next deal draw",
+                     lambda t: any(e["event"] == "draw" and e.get("via") == "deal"
+                                   and not (e["card"].isdigit() or e["card"] in ("ZERO", "U7", "L13"))
+                                   for e in _events(t))),
+    "V-DEAL-ALWAYS": ("visible in which players the deal's draw events reach", None),
+    "V-STAYED-TARGET": ("visible in a stayed player's row and status after an Action or Modifier", None),
+    "V-BUST-OUT-OF-PLAY": ("visible in the options offered, which leave busted rows out", None),
+    "V-BUST-BY-ACTION": ("a bust event right after a steal or swap event",
+                         lambda t: any(a["event"] in ("steal", "swap") and b["event"] == "bust"
+                                       for a, b in itertools.pairwise(_events(t)))),
+    "V-FLIP7-ANY-MEANS": ("a flip7 event after something other than a hit or deal draw",
+                          lambda t: any(b["event"] == "flip7"
+                                        and not (a["event"] == "draw" and a.get("via") in ("hit", "deal"))
+                                        for a, b in itertools.pairwise(_events(t)))),
+    "V-ROUND-END": ("the round_end event carries the scoring clause", None),
+    "V-NEXT-ROUND": ("the dealer of each round_start", _dealer_rotates),
+    "V-BANK": ("the totals of round_end", _banks_add_up),
+    "V-GAME-END": ("the game_end event carries the winner clause",
+                   lambda t: any(e["event"] == "game_end" for e in _events(t))),
+    "V-SPECIAL-NUMBERS": ("visible in the effects of ZERO, U7 and L13, or their absence", None),
+    "V-ZERO-SCORE": ("part of the round score", None),
+    "V-ZERO-FLIP7": ("part of the round score", None),
+    "V-UNLUCKY7-NO-BUST": ("a wipe event, and no bust event, on the Unlucky 7",
+                           lambda t: any(e["event"] == "wipe" for e in _events(t))
+                           and not any(e["event"] == "bust" and e["card"] == "U7" for e in _events(t))),
+    "V-UNLUCKY7-LATER-7": ("a bust event on a 7",
+                           lambda t: any(e["event"] == "bust" and e["card"] == "7" for e in _events(t))),
+    "V-LUCKY13-FLIP7": ("visible in when the flip7 event comes", None),
+    "V-LUCKY13-THIRD": ("a bust event on a 13",
+                        lambda t: any(e["event"] == "bust" and e["card"] in ("13", "L13") for e in _events(t))),
+    "V-ACTION-RESOLVER": ("visible in who is asked an Action's choices", None),
+    "V-FLIP4-STOP": ("a bust or flip7 event inside a Flip Four",
+                     lambda t: _between(t, "flip4_start", "flip4_end", "bust")
+                     or _between(t, "flip4_start", "flip4_end", "flip7")),
+    "V-FLIP4-UNLUCKY7": ("a wipe event inside a Flip Four", lambda t: _between(t, "flip4_start", "flip4_end", "wipe")),
+    "V-SWAP-RECEIVE": ("the order of the events after a swap event", None),
+    "V-DISCARD-SELF": ("a discard_card event on the resolver's own row, or the option turned off",
+                       lambda t: not _ruleset(t).discard_self
+                       or any(e["event"] == "discard_card" and e["player"] == e["by"] for e in _events(t))),
+    "V-STEAL-DISCARD-CARDS": ("visible in the cards a Steal or Discard offers", None),
+    "V-SCORE-BUST": ("part of the round score", None),
+    "V-SCORE-FLOOR": ("part of the round score", None),
+    "V-MOD-NO-BUST": ("the absence of a bust event on a Modifier", None),
+    "V-BRUTAL": ("a ruleset option", lambda t: _ruleset(t).brutal_mode),
+    "V-BRUTAL-NEGATIVE": ("a round_end score below 0 under Brutal Mode",
+                          lambda t: _ruleset(t).brutal_mode
+                          and any(e["event"] == "round_end" and min(e["scores"]) < 0 for e in _events(t))),
+    "V-BRUTAL-MOD-BUSTED": ("a modifier event whose target has busted, visible in the statuses", None),
+    "V-BASIC": ("the vengeance-basic preset's deck",
+                lambda t: dict(_ruleset(t).deck) == dict(preset("vengeance-basic").deck)),
 }
 """Clauses that no event carries (neither as ``clause`` nor as the ``because`` of a forced choice)."""
 
@@ -181,6 +247,19 @@ PARTLY_CARRIED: dict[str, tuple[str, Evidence]] = {
         "only the tie event of play_another_round carries it; under tie_at_target = shared_win the tie "
         "ends the game with several winners",
         lambda t: any(e["event"] == "game_end" and len(e["winners"]) > 1 for e in _events(t)),
+    ),
+    "V-STAY-MINIMUM": (
+        "only the forced Hit of stay_minimum = one_card or two_numbers carries it; the default reading "
+        "(none) is a Stay offered to a player with an empty row",
+        lambda t: any(o["pending"] is not None and o["pending"]["kind"] == "hit_or_stay"
+                      and "stay" in o["pending"]["options"] and not o["players"][o["pending"]["player"]]["cards"]
+                      for o in _observations(t)),
+    ),
+    "V-FLIP4-SELF": (
+        "only the forced target of flip4_self = false carries it; under flip4_self = true the resolver "
+        "plays the Flip Four on itself",
+        lambda t: any(e["event"] == "target" and e["card"] == "FLIP4" and e["target"] == e["player"]
+                      for e in _events(t)),
     ),
 }
 """Clauses carried by an event in one reading only; the other reading is checked by its evidence."""

@@ -1,0 +1,45 @@
+"""z3 models of round scoring, theorems proved about them, and hands that expose misreadings.
+
+The core specification never imports this package, and importing the package itself does not load z3: the
+names below are loaded from their modules on first use.
+
+* :func:`prove` (:mod:`flip7_spec.symbolic.theorems`) proves the theorems of a ruleset's game with z3 and
+  checks them against a scorer (default :func:`flip7_spec.scoring.round_score`);
+* :func:`distinguishing_cases` (:mod:`flip7_spec.symbolic.misreadings`) gives, for each plausible
+  misreading of the scoring rules, a hand with the fewest cards on which it scores differently from the
+  specification;
+* :class:`SymbolicHand` and :func:`domain_of` (:mod:`flip7_spec.symbolic.model`) are the z3 model itself
+  and its domain of hands.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Final
+
+DEFAULT_TIMEOUT_MS: Final = 20_000
+"""The default z3 timeout, in milliseconds, of one proof, optimisation or search."""
+
+_EXPORTS: Final = {
+    "NoTheorems": "theorems",
+    "ProofReport": "theorems",
+    "TheoremResult": "theorems",
+    "prove": "theorems",
+    "theorem_set": "theorems",
+    "ScoringCase": "misreadings",
+    "distinguishing_cases": "misreadings",
+    "search_cases": "misreadings",
+    "SymbolicError": "model",
+    "SymbolicHand": "model",
+    "domain_of": "model",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+
+
+__all__ = ["DEFAULT_TIMEOUT_MS", *sorted(_EXPORTS)]

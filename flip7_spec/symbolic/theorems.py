@@ -1,0 +1,603 @@
+"""Theorems about round scoring, proved with z3 and checked against a scorer.
+
+Each theorem has an id, a one-line statement and the clauses it covers. It is a property of one hand A, or
+of two hands A and B where B is A with one more card (a step). It is proved of the model
+(:mod:`flip7_spec.symbolic.model`) by showing its negation unsatisfiable, in a fresh ``z3.Context`` with a
+timeout; ``unknown`` is a failure.
+
+The model is then compared with the scorer under test on every hand of the domain (it is finite). Where
+they agree everywhere, every theorem proved of the model holds of the scorer. Where they differ, each
+theorem is re-checked on the scorer at those hands (and the steps into and out of them): a violation is a
+counterexample hand; if there is none the theorem still holds of the scorer; if the re-check would exceed
+its budget the result is ``unknown``.
+
+Theorem sets are per game: :data:`THEOREM_SETS` maps a game name to the class that builds and proves them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Final, Protocol
+
+import z3  # type: ignore[import-untyped, unused-ignore]
+
+from flip7_spec.cards import Kind
+from flip7_spec.rulesets import Ruleset
+from flip7_spec.scoring import round_score
+from flip7_spec.symbolic import DEFAULT_TIMEOUT_MS
+from flip7_spec.symbolic.model import (
+    FLIP7_NUMBERS,
+    MAX_HANDS,
+    Agreement,
+    Domain,
+    Expr,
+    Point,
+    Scorer,
+    SymbolicError,
+    SymbolicHand,
+    compare_with_scorer,
+    compile_exprs,
+    domain_of,
+    score_function,
+    total,
+)
+
+CHECK_BUDGET: Final = 500_000
+"""The most property evaluations spent re-checking one theorem on a scorer that differs from the model."""
+
+PROVED: Final = "proved"
+COUNTEREXAMPLE: Final = "counterexample"
+UNKNOWN: Final = "unknown"
+
+
+class NoTheorems(SymbolicError):
+    """No theorem set exists for the game of a ruleset."""
+
+
+class Step(Enum):
+    """How hand B is made from hand A in a theorem about two hands."""
+
+    NUMBER = "one more Number value"
+    PLUS = "one more +N card"
+    TIMES = "one more xN card"
+    UNFREEZE = "the same cards without the Freeze"
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What a theorem's property talks about: hand A and its score, hand B and its score for a theorem about
+    a step, and the bound found for a theorem about an optimum."""
+
+    a: SymbolicHand
+    sa: Expr
+    b: SymbolicHand | None = None
+    sb: Expr | None = None
+    bound: int | None = None
+
+    def after(self) -> tuple[SymbolicHand, Expr]:
+        """Hand B and its score. Raises :class:`SymbolicError` for a theorem about one hand."""
+        if self.b is None or self.sb is None:
+            raise SymbolicError("this property needs hand B: declare the theorem with a step")
+        return self.b, self.sb
+
+    def limit(self) -> int:
+        """The optimum found. Raises :class:`SymbolicError` for a theorem without one."""
+        if self.bound is None:
+            raise SymbolicError("this property needs a bound: declare the theorem with an optimum")
+        return self.bound
+
+
+Property = Callable[[Claim], Expr]
+"""Builds a theorem's property (a z3 Boolean) from its :class:`Claim`."""
+
+
+@dataclass(frozen=True)
+class Theorem:
+    """A property of round scores over every hand of a domain (or every step from one hand to another).
+
+    ``optimum`` is ``"max"`` or ``"min"`` for a theorem about the exact bound of the round score: z3 finds
+    the bound and a hand that reaches it, then the property ``score <= bound`` (or ``>=``) is proved.
+    ``statement`` may then use ``{value}`` and ``{witness}``.
+    """
+
+    id: str
+    statement: str
+    clauses: tuple[str, ...]
+    prop: Property
+    step: Step | None = None
+    optimum: str | None = None
+
+
+@dataclass(frozen=True)
+class HandScore:
+    """A concrete hand (canonical card texts), whether it busted, and the score it got."""
+
+    cards: list[str]
+    busted: bool
+    score: int
+
+    def __str__(self) -> str:
+        text = " ".join(self.cards) if self.cards else "(no cards)"
+        return f"{text}{' (busted)' if self.busted else ''} -> {self.score}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The hand as a JSON value."""
+        return {"cards": self.cards, "busted": self.busted, "score": self.score}
+
+
+@dataclass
+class TheoremResult:
+    """The outcome of one theorem: ``status`` is ``proved``, ``counterexample`` or ``unknown``.
+
+    ``hands`` holds the counterexample (hand A, then B for a step), or for a bound the hand reaching it.
+    ``method`` says how it was established: ``z3`` (a proof of the model, carried over to the scorer),
+    or ``enumeration`` for the comparison of the scorer with the model on every hand.
+    """
+
+    id: str
+    statement: str
+    clauses: tuple[str, ...]
+    status: str
+    seconds: float
+    hands: list[HandScore] = field(default_factory=list)
+    detail: str = ""
+    method: str = "z3"
+    value: int | None = None
+
+    @property
+    def proved(self) -> bool:
+        """Whether the theorem was proved."""
+        return self.status == PROVED
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as a JSON value."""
+        return {
+            "id": self.id, "statement": self.statement, "clauses": list(self.clauses), "status": self.status,
+            "seconds": round(self.seconds, 3), "hands": [h.to_json() for h in self.hands],
+            "detail": self.detail, "method": self.method, "value": self.value,
+        }
+
+
+@dataclass
+class ProofReport:
+    """Every result of a theorem set for one ruleset and scorer; the first result is the model/scorer check."""
+
+    ruleset: str
+    game: str
+    domain: str
+    scorer: str
+    results: list[TheoremResult]
+
+    @property
+    def ok(self) -> bool:
+        """Whether every theorem was proved and the scorer matches the model."""
+        return all(r.proved for r in self.results)
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as a JSON value."""
+        return {"ruleset": self.ruleset, "game": self.game, "domain": self.domain, "scorer": self.scorer,
+                "ok": self.ok, "results": [r.to_json() for r in self.results]}
+
+
+class TheoremSet(Protocol):
+    """The theorems of one game for one ruleset."""
+
+    def describe(self) -> str:
+        """One line describing the hands the theorems range over."""
+
+    def theorems(self) -> list[Theorem]:
+        """The theorems, in the order they are proved."""
+
+    def prove(self, scorer: Scorer | None = round_score, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> ProofReport:
+        """Prove every theorem and check it against ``scorer`` (``None``: of the model only)."""
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Steps between hands
+# ---------------------------------------------------------------------------------------------------------
+
+
+def step_relation(step: Step, a: SymbolicHand, b: SymbolicHand) -> list[Expr]:
+    """Constraints saying that B is A changed by ``step``."""
+    ctx = a.ctx
+    same_numbers = [a.held[v] == b.held[v] for v in a.held]
+    same_flags = [a.frozen == b.frozen, a.busted == b.busted]
+    if step is Step.NUMBER:
+        grown = [z3.If(a.held[v] != b.held[v], z3.IntVal(1, ctx), z3.IntVal(0, ctx)) for v in a.held]
+        return ([z3.Implies(a.held[v], b.held[v]) for v in a.held] + [total(ctx, grown) == 1]
+                + [x == y for x, y in zip(a.mods, b.mods, strict=True)] + same_flags)
+    if step is Step.UNFREEZE:
+        return same_numbers + [x == y for x, y in zip(a.mods, b.mods, strict=True)] + [
+            a.frozen, z3.Not(b.frozen), a.busted == b.busted]
+    kind = Kind.ADD if step is Step.PLUS else Kind.MULTIPLY
+    relation = same_numbers + same_flags
+    added = []
+    for x, y, m in zip(a.mods, b.mods, a.domain.modifiers, strict=True):
+        if m.kind is kind:
+            relation.append(y >= x)
+            added.append(y - x)
+        else:
+            relation.append(x == y)
+    return [*relation, total(ctx, added) == 1]
+
+
+def successors(domain: Domain, point: Point, step: Step) -> Iterator[Point]:
+    """Every hand B of the domain that ``step`` makes from ``point`` (the concrete :func:`step_relation`)."""
+    candidates: list[Point] = []
+    if step is Step.NUMBER:
+        candidates = [Point(point.numbers | {v}, point.mods, point.frozen, point.busted)
+                      for v in domain.numbers if v not in point.numbers]
+    elif step is Step.UNFREEZE:
+        if point.frozen:
+            candidates = [Point(point.numbers, point.mods, False, point.busted)]
+    else:
+        kind = Kind.ADD if step is Step.PLUS else Kind.MULTIPLY
+        for i, m in enumerate(domain.modifiers):
+            if m.kind is kind:
+                mods = list(point.mods)
+                mods[i] += 1
+                candidates.append(Point(point.numbers, tuple(mods), point.frozen, point.busted))
+    return (p for p in candidates if domain.valid(p))
+
+
+def predecessors(domain: Domain, point: Point, step: Step) -> Iterator[Point]:
+    """Every hand A of the domain from which ``step`` makes ``point``."""
+    candidates: list[Point] = []
+    if step is Step.NUMBER:
+        candidates = [Point(point.numbers - {v}, point.mods, point.frozen, point.busted) for v in point.numbers]
+    elif step is Step.UNFREEZE:
+        if not point.frozen:
+            candidates = [Point(point.numbers, point.mods, True, point.busted)]
+    else:
+        kind = Kind.ADD if step is Step.PLUS else Kind.MULTIPLY
+        for i, m in enumerate(domain.modifiers):
+            if m.kind is kind and point.mods[i] > 0:
+                mods = list(point.mods)
+                mods[i] -= 1
+                candidates.append(Point(point.numbers, tuple(mods), point.frozen, point.busted))
+    return (p for p in candidates if domain.valid(p))
+
+
+def step_applies(domain: Domain, step: Step) -> bool:
+    """Whether the deck has a card for ``step`` (a theorem about an impossible step would be vacuous)."""
+    if step is Step.UNFREEZE:
+        return domain.freeze
+    if step is Step.NUMBER:
+        return bool(domain.numbers)
+    kind = Kind.ADD if step is Step.PLUS else Kind.MULTIPLY
+    return any(m.kind is kind for m in domain.modifiers)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The flip7 theorems
+# ---------------------------------------------------------------------------------------------------------
+
+
+def _bust_zero(c: Claim) -> Expr:
+    return z3.Implies(c.a.busted, c.sa == 0)
+
+
+def _bank(c: Claim) -> Expr:
+    # [F7-BANK] for every total t >= 0 the new total t + score is >= t; t cancels, leaving score >= 0
+    return c.sa >= 0
+
+
+def _modifiers_only(c: Claim) -> Expr:
+    return z3.Implies(z3.And(z3.Not(c.a.busted), c.a.distinct == 0), c.sa == c.a.adds)
+
+
+def _bonus_flat(c: Claim) -> Expr:
+    a = c.a
+    flip7 = z3.And(z3.Not(a.busted), a.distinct == FLIP7_NUMBERS)
+    return z3.Implies(flip7, c.sa == a.times_multiplier(a.number_sum) + a.adds + a.domain.bonus)
+
+
+def _seventh(c: Claim) -> Expr:
+    a, (b, sb) = c.a, c.after()
+    bonus = z3.If(b.distinct == FLIP7_NUMBERS, z3.IntVal(a.domain.bonus, a.ctx), z3.IntVal(0, a.ctx))
+    return z3.Implies(z3.Not(a.busted), sb - c.sa == a.times_multiplier(b.number_sum - a.number_sum) + bonus)
+
+
+def _times(c: Claim) -> Expr:
+    a, (b, sb) = c.a, c.after()
+    change = b.times_multiplier(a.number_sum) - a.times_multiplier(a.number_sum)
+    return z3.Implies(z3.Not(a.busted), sb - c.sa == change)
+
+
+def _plus_exact(c: Claim) -> Expr:
+    a, (b, sb) = c.a, c.after()
+    return z3.Implies(z3.Not(a.busted), sb - c.sa == b.adds - a.adds)
+
+
+def _plus_monotone(c: Claim) -> Expr:
+    _, sb = c.after()
+    return sb >= c.sa
+
+
+def _freeze_banks(c: Claim) -> Expr:
+    _, sb = c.after()
+    return c.sa == sb
+
+
+def _at_most(c: Claim) -> Expr:
+    return c.sa <= c.limit()
+
+
+def _at_least(c: Claim) -> Expr:
+    return c.sa >= c.limit()
+
+
+def flip7_theorems(domain: Domain) -> list[Theorem]:
+    """The theorems of base-game scoring for ``domain``; statements carry the ruleset's values.
+
+    A theorem about a step the deck cannot make (no xN card, no Freeze) is left out rather than proved
+    vacuously.
+    """
+    bonus = domain.bonus
+    mults = " ".join(m.text for m in domain.modifiers if m.kind is Kind.MULTIPLY)
+    # [F7-TWO-DECKS-EFFECTS] each xN held applies: a theorem about it when a hand can hold two
+    stacking = ("F7-TWO-DECKS-EFFECTS",) if sum(m.copies for m in domain.modifiers
+                                               if m.kind is Kind.MULTIPLY) > 1 else ()
+    theorems = [
+        Theorem("T-BUST-ZERO", "A busted hand scores 0, whatever else it holds.",
+                ("F7-SCORE-BUST", "F7-BUST"), _bust_zero),
+        Theorem("T-BANK-NEVER-DECREASES", "Banking a round never lowers a total: total + round score >= total "
+                "for every hand, i.e. no round score is negative.", ("F7-BANK", "F7-SCORE"), _bank),
+        Theorem("T-MOD-ONLY", "A hand without a Number that did not bust scores the sum of its +N cards "
+                "(an xN card alone scores 0).", ("F7-MOD-ONLY", "F7-STAY-MODIFIERS-ONLY"), _modifiers_only),
+        Theorem("T-FLIP7-SEVENTH", f"A new Number adds its value times the xN cards held, plus the {bonus}-point "
+                "bonus exactly when it is the seventh different Number (the 0 counts, modifiers never do).",
+                ("F7-FLIP7", "F7-FLIP7-BONUS", "F7-FLIP7-ZERO", "F7-MOD-NO-BUST", "F7-SCORE"), _seventh,
+                Step.NUMBER),
+        Theorem("T-BONUS-NOT-MULTIPLIED", f"A Flip 7 scores its multiplied Number sum plus its +N cards plus "
+                f"exactly {bonus}: the bonus is never multiplied.", ("F7-FLIP7-BONUS", "F7-MOD-X2"), _bonus_flat),
+        Theorem("T-X2-NUMBERS-ONLY", f"Adding an xN card ({mults}) to a hand that did not bust changes its score "
+                "by exactly the change of its multiplied Number sum: the +N cards and the bonus are never "
+                "multiplied.", ("F7-MOD-X2", "F7-SCORE", *stacking), _times, Step.TIMES),
+        Theorem("T-ADD-NOT-MULTIPLIED", "A +N card adds exactly N to a hand that did not bust, whatever xN cards "
+                "it holds.", ("F7-MOD-ADD", "F7-MOD-X2"), _plus_exact, Step.PLUS),
+        Theorem("T-ADD-NEVER-LOWERS", "Adding a +N card never lowers a round score (busted hands included).",
+                ("F7-MOD-ADD", "F7-MOD-NO-BUST"), _plus_monotone, Step.PLUS),
+        Theorem("T-FREEZE-BANKS", "A frozen player scores what the same cards score without the Freeze: they "
+                "bank their points, modifiers included.", ("F7-FREEZE", "F7-FREEZE-KEEPS-CARDS"), _freeze_banks,
+                Step.UNFREEZE),
+        Theorem("T-MAX", "The highest round score is exactly {value}, reached by {witness}.",
+                ("F7-SCORE", "F7-MOD-X2", "F7-MOD-ADD", "F7-FLIP7-BONUS"), _at_most, optimum="max"),
+        Theorem("T-MIN", "The lowest round score is exactly {value}, reached by {witness}.",
+                ("F7-SCORE", "F7-SCORE-BUST"), _at_least, optimum="min"),
+    ]
+    return [t for t in theorems if t.step is None or step_applies(domain, t.step)]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Proving
+# ---------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class ModelProof:
+    """The outcome of a theorem proved of the model: the bound and the hand reaching it for an optimum."""
+
+    status: str
+    seconds: float
+    bound: int | None = None
+    witness: Point | None = None
+    hands: list[HandScore] = field(default_factory=list)
+    detail: str = ""
+
+
+def _hand(domain: Domain, point: Point, score: int) -> HandScore:
+    return HandScore([c.text for c in domain.cards(point)], point.busted, score)
+
+
+def prove_on_model(theorem: Theorem, domain: Domain, timeout_ms: int) -> ModelProof:
+    """Prove ``theorem`` of the model: negation unsatisfiable, in a fresh context with a timeout."""
+    started = time.perf_counter()
+    ctx = z3.Context()
+    a = SymbolicHand(domain, ctx, "A")
+    b = SymbolicHand(domain, ctx, "B") if theorem.step is not None else None
+    sa = z3.Int("score(A)", ctx)
+    sb = z3.Int("score(B)", ctx) if b is not None else None
+    bound: int | None = None
+    witness: Point | None = None
+    if theorem.optimum is not None:
+        optimizer = z3.Optimize(ctx=ctx)
+        optimizer.set(timeout=timeout_ms)
+        optimizer.add(*a.constraints())
+        if theorem.optimum == "max":
+            optimizer.maximize(a.score)
+        else:
+            optimizer.minimize(a.score)
+        optimizer.minimize(a.size)
+        optimizer.minimize(a.canonical_weight())
+        if optimizer.check() != z3.sat:
+            return ModelProof(UNKNOWN, time.perf_counter() - started,
+                              detail=f"z3 found no optimum: {optimizer.reason_unknown()}")
+        found = optimizer.model()
+        bound = int(found.eval(a.score, model_completion=True).as_long())
+        witness = a.point_in(found)
+    solver = z3.Solver(ctx=ctx)
+    solver.set("timeout", timeout_ms)
+    solver.add(*a.constraints(), sa == a.score)
+    if b is not None and theorem.step is not None:
+        solver.add(*b.constraints(), sb == b.score, *step_relation(theorem.step, a, b))
+    solver.add(z3.Not(theorem.prop(Claim(a, sa, b, sb, bound))))
+    answer = solver.check()
+    seconds = time.perf_counter() - started
+    if answer == z3.unsat:
+        hands = [_hand(domain, witness, bound)] if witness is not None and bound is not None else []
+        return ModelProof(PROVED, seconds, bound, witness, hands)
+    if answer == z3.sat:
+        found = solver.model()
+        hands = [_hand(domain, a.point_in(found), int(found.eval(sa, model_completion=True).as_long()))]
+        if b is not None:
+            hands.append(_hand(domain, b.point_in(found), int(found.eval(sb, model_completion=True).as_long())))
+        return ModelProof(COUNTEREXAMPLE, seconds, bound, witness, hands,
+                          "the specification model itself breaks the theorem")
+    return ModelProof(UNKNOWN, seconds, bound, witness, detail=f"z3 gave no answer: {solver.reason_unknown()}")
+
+
+def check_against_scorer(theorem: Theorem, proof: ModelProof, agreement: Agreement,
+                         budget: int) -> tuple[str, list[HandScore], str]:
+    """Re-check a theorem proved of the model on a scorer that differs from the model at some hands.
+
+    Only a hand where the scorer differs (or a step into or out of one) can break the theorem, so those are
+    checked, hands with fewer cards first. Returns the status, the counterexample hands and a detail line.
+    """
+    domain = agreement.domain
+    differences = agreement.differences
+    ctx = z3.Context()
+    a = SymbolicHand(domain, ctx, "A")
+    b = SymbolicHand(domain, ctx, "B") if theorem.step is not None else None
+    sa = z3.Int("score(A)", ctx)
+    sb = z3.Int("score(B)", ctx) if b is not None else None
+    inputs = a.inputs() + (b.inputs() if b is not None else []) + [sa] + ([sb] if sb is not None else [])
+    holds = compile_exprs(inputs, [theorem.prop(Claim(a, sa, b, sb, proof.bound))])
+    model_score = score_function(domain)
+    memo: dict[Point, tuple[tuple[Any, ...], int]] = {}
+
+    def known(point: Point) -> tuple[tuple[Any, ...], int]:
+        found = memo.get(point)
+        if found is None:
+            score = differences.get(point)
+            found = memo[point] = (a.values(point), model_score(point) if score is None else score)
+        return found
+
+    if proof.witness is not None and known(proof.witness)[1] != proof.bound:
+        got = known(proof.witness)[1]
+        return (COUNTEREXAMPLE, [_hand(domain, proof.witness, got)],
+                f"the scorer gives {got} where the bound {proof.bound} is reached")
+    evaluations = 0
+    for point in agreement.ordered():
+        if theorem.step is None:
+            pairs: list[tuple[Point, Point | None]] = [(point, None)]
+        else:
+            step = theorem.step
+            pairs = [*((point, after) for after in successors(domain, point, step)),
+                     *((before, point) for before in predecessors(domain, point, step))]
+        for first, second in pairs:
+            evaluations += 1
+            if evaluations > budget:
+                return (UNKNOWN, [], f"the scorer differs from the model at {len(differences)} hands; "
+                        f"no violation of this theorem in the first {budget} checks")
+            values, score = known(first)
+            if second is None:
+                ok = holds(*values, score)[0]
+                scores = [score]
+            else:
+                values_b, score_b = known(second)
+                ok = holds(*values, *values_b, score, score_b)[0]
+                scores = [score, score_b]
+            if not ok:
+                hands = [_hand(domain, p, sc) for p, sc in zip([first, second], scores, strict=False)
+                         if p is not None]
+                return COUNTEREXAMPLE, hands, "the scorer under test breaks the theorem"
+    return (PROVED, [], f"the scorer differs from the model at {len(differences)} hands, "
+            "none of which breaks this theorem")
+
+
+def _scorer_name(scorer: Scorer) -> str:
+    module = getattr(scorer, "__module__", None)
+    name = getattr(scorer, "__qualname__", None) or repr(scorer)
+    return f"{module}.{name}" if module else name
+
+
+class Flip7Theorems:
+    """The base-game theorems for a ruleset whose game is ``flip7`` (custom decks and options included)."""
+
+    def __init__(self, ruleset: Ruleset, players: int | None = None) -> None:
+        self.ruleset = ruleset
+        self.domain = domain_of(ruleset, players)
+
+    def describe(self) -> str:
+        """One line: the hand domain."""
+        return f"{self.domain.describe()}; {self.domain.size()} hands"
+
+    def theorems(self) -> list[Theorem]:
+        """The theorems, in the order they are proved."""
+        return flip7_theorems(self.domain)
+
+    def prove(self, scorer: Scorer | None = round_score, timeout_ms: int = DEFAULT_TIMEOUT_MS,
+              max_hands: int = MAX_HANDS, budget: int = CHECK_BUDGET) -> ProofReport:
+        """Compare ``scorer`` with the model on the whole domain, then prove every theorem.
+
+        A theorem is ``proved`` when z3 proves it of the model and it holds of the scorer; ``counterexample``
+        when the model or the scorer breaks it (the hands are given); ``unknown`` when z3 gave no answer in
+        ``timeout_ms``, the domain exceeds ``max_hands`` or the re-check exceeds ``budget``. With ``scorer``
+        ``None`` the theorems are proved of the model only and no scorer is compared.
+        """
+        domain = self.domain
+        results = []
+        agreement: Agreement | None = None
+        name = "none (the model only)"
+        if scorer is not None:
+            name = _scorer_name(scorer)
+            agreement = compare_with_scorer(domain, self.ruleset, scorer, max_hands)
+            results.append(_agreement_result(agreement, name, max_hands))
+        for theorem in self.theorems():
+            proof = prove_on_model(theorem, domain, timeout_ms)
+            status, hands, detail = proof.status, proof.hands, proof.detail
+            seconds = proof.seconds
+            if status == PROVED and agreement is not None and not agreement.agrees:
+                if not agreement.complete:
+                    status, detail = UNKNOWN, "proved of the model; the scorer could not be compared with it"
+                else:
+                    started = time.perf_counter()
+                    status, found, detail = check_against_scorer(theorem, proof, agreement, budget)
+                    seconds += time.perf_counter() - started
+                    hands = found or hands
+            statement = theorem.statement
+            if theorem.optimum is not None and proof.bound is not None and proof.witness is not None:
+                witness = " ".join(c.text for c in domain.cards(proof.witness)) or "no cards"
+                statement = statement.format(value=proof.bound, witness=witness)
+            results.append(TheoremResult(theorem.id, statement, theorem.clauses, status, seconds, hands, detail,
+                                         value=proof.bound))
+        return ProofReport(self.ruleset.name, self.ruleset.game, self.describe(), name, results)
+
+
+def _agreement_result(agreement: Agreement, name: str, max_hands: int) -> TheoremResult:
+    """The comparison of the scorer with the model, as a result row."""
+    if not agreement.complete:
+        return TheoremResult("C-MODEL-MATCHES-SCORER", f"{name} gives the model's score on every hand.",
+                             ("F7-SCORE",), UNKNOWN, agreement.seconds, method="enumeration",
+                             detail=f"the domain has {agreement.hands} hands, more than {max_hands}")
+    smallest = agreement.smallest()
+    statement = f"{name} gives the model's score on all {agreement.hands} hands."
+    if smallest is None:
+        return TheoremResult("C-MODEL-MATCHES-SCORER", statement, ("F7-SCORE",), PROVED, agreement.seconds,
+                             method="enumeration")
+    modelled = score_function(agreement.domain)(smallest)
+    return TheoremResult("C-MODEL-MATCHES-SCORER", statement, ("F7-SCORE",), COUNTEREXAMPLE, agreement.seconds,
+                         [_hand(agreement.domain, smallest, agreement.differences[smallest])],
+                         f"differs at {len(agreement.differences)} hands; the model scores this hand {modelled}",
+                         method="enumeration")
+
+
+THEOREM_SETS: dict[str, Callable[[Ruleset, int | None], TheoremSet]] = {"flip7": Flip7Theorems}
+"""The theorem set of each game; a game without an entry has no theorems yet."""
+
+
+def theorem_set(ruleset: Ruleset, players: int | None = None) -> TheoremSet:
+    """The theorem set for ``ruleset`` (``players`` fixes how many decks are in play; ``None``: one deck).
+
+    Raises :class:`NoTheorems` when no theorem set exists for the ruleset's game.
+    """
+    build = THEOREM_SETS.get(ruleset.game)
+    if build is None:
+        raise NoTheorems(f"no theorems exist yet for the game {ruleset.game} (ruleset {ruleset.name}); "
+                         f"theorem sets exist for: {', '.join(sorted(THEOREM_SETS))}")
+    return build(ruleset, players)
+
+
+def prove(ruleset: Ruleset, scorer: Scorer | None = round_score, timeout_ms: int = DEFAULT_TIMEOUT_MS,
+          players: int | None = None) -> ProofReport:
+    """Prove every theorem of ``ruleset``'s game and check each against ``scorer`` (see :class:`Flip7Theorems`).
+
+    Raises :class:`NoTheorems` for a game without theorems and :class:`SymbolicError` for a ruleset the
+    model cannot represent.
+    """
+    return theorem_set(ruleset, players).prove(scorer, timeout_ms)
+
