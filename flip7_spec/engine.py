@@ -20,13 +20,14 @@ from __future__ import annotations
 import copy
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Sequence
+from functools import cache
 from typing import Any, ClassVar
 
 from flip7_spec.cards import Card, Kind, card
 from flip7_spec.errors import ChanceError, IllegalDecision, SetupError
 from flip7_spec.events import Choice, Decision, Event
 from flip7_spec.rulesets import Ruleset
-from flip7_spec.scoring import FLIP7_SIZE, round_score
+from flip7_spec.scoring import FLIP7_SIZE, combine, round_score
 
 ACTIVE = "active"
 STAYED = "stayed"
@@ -40,15 +41,35 @@ Reshuffler = Callable[[list[Card]], list[Card]]
 
 
 class PlayerRound:
-    """One player's part of the current round: cards in the order received, and status."""
+    """One player's part of the current round: cards in the order received, and status.
 
-    __slots__ = ("cards", "has_chance", "status", "values")
+    ``number_sum``, ``multiplier`` and ``adds`` are the running tally of the scoring cards in the row, kept
+    as cards arrive so that a round score is known at once (simulators ask for it at every decision). The
+    round's end still banks what :func:`flip7_spec.scoring.round_score` says of the cards themselves.
+    """
+
+    __slots__ = ("adds", "cards", "has_chance", "multiplier", "number_sum", "status", "values")
 
     def __init__(self) -> None:
         self.cards: list[Card] = []
         self.values: set[int] = set()
         self.status = ACTIVE
         self.has_chance = False
+        self.number_sum = 0
+        self.multiplier = 1
+        self.adds = 0
+
+    def clear(self) -> None:
+        """Give up every card (the round is over); the status stays for the last observation of a game."""
+        self.cards = []
+        self.values = set()
+        self.number_sum, self.multiplier, self.adds = 0, 1, 0
+
+
+@cache
+def _hit_or_stay(seat: int) -> Decision:
+    """The Hit-or-Stay decision of ``seat`` (decisions are immutable values, so one per seat serves all)."""
+    return Decision(seat, "hit_or_stay", (HIT, STAY))
 
 
 class Frame:
@@ -87,7 +108,7 @@ class Rotation(Frame):
                 return
             if player.cards:
                 # [F7-DEAL-STAY-INSTEAD] cards received through a Flip Three before the deal turn
-                game.ask(Decision(seat, "hit_or_stay", (HIT, STAY)))
+                game.ask(_hit_or_stay(seat))
                 self.pos -= 1
                 return
             game.deal_to(seat, "deal", "F7-DEAL")
@@ -101,7 +122,7 @@ class Rotation(Frame):
             if player.status is ACTIVE:
                 self.pos = index
                 if player.cards:
-                    game.ask(Decision(seat, "hit_or_stay", (HIT, STAY)))
+                    game.ask(_hit_or_stay(seat))
                 else:
                     # [F7-STAY-NEEDS-CARD] with nothing in front of you, Hit is the only choice
                     game.forced(Decision(seat, "hit_or_stay", (HIT,)), "F7-STAY-NEEDS-CARD")
@@ -334,7 +355,8 @@ class Game:
         pending = self.pending
         if pending is None:
             raise IllegalDecision("no decision is pending: the game is over")
-        if not _is_option(choice, pending.options):
+        kind = type(choice)
+        if not (((kind is str or kind is int) and choice in pending.options) or _is_option(choice, pending.options)):
             raise IllegalDecision(
                 f"{choice!r} is not a legal choice for the pending {pending.kind} decision of player "
                 f"{pending.player}; legal choices: {', '.join(map(_show, pending.options))}",
@@ -374,9 +396,11 @@ class Game:
         return self.players[seat].status
 
     def round_score(self, seat: int) -> int:
-        """What ``seat`` would bank if the round ended now (0 once busted)."""
+        """What ``seat`` would bank if the round ended now (0 once busted), from the running tally."""
         player = self.players[seat]
-        return round_score(self.ruleset, player.cards, player.status is BUSTED)
+        if player.status is BUSTED:
+            return 0
+        return combine(self.ruleset, player.number_sum, player.multiplier, player.adds, len(player.values))[3]
 
     def table_cards(self) -> list[Card]:
         """Every card in front of a player, seat by seat."""
@@ -492,7 +516,8 @@ class Game:
         drawn = self.draw()
         if drawn is None:
             return
-        self.emit("draw", clause, seat, drawn.text, (("via", via),))
+        if self._events is not None:  # the hottest path of a simulation: build nothing unless recording
+            self.emit("draw", clause, seat, drawn.text, (("via", via),))
         self.receive(seat, drawn, flip3, via)
 
     def receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
@@ -521,6 +546,7 @@ class Game:
                 return
             player.cards.append(drawn)
             player.values.add(drawn.value)
+            player.number_sum += drawn.value
             if len(player.values) >= FLIP7_SIZE:
                 # [F7-FLIP7] [F7-FLIP7-ZERO] [F7-FLIP7-IN-FLIP3] seven different Numbers end the round now
                 self.emit("flip7", "F7-FLIP7", seat)
@@ -529,6 +555,10 @@ class Game:
         if drawn.is_modifier:
             # [F7-MOD-NO-BUST] [F7-BUST-ONLY-NUMBERS] a modifier sits above the row
             player.cards.append(drawn)
+            if kind is Kind.ADD:
+                player.adds += drawn.value
+            elif kind is Kind.MULTIPLY:
+                player.multiplier *= drawn.value
             return
         if kind is Kind.SECOND_CHANCE:
             # [F7-FLIP3-CHANCE-AT-ONCE] taken at once, even during a Flip Three
@@ -581,7 +611,8 @@ class Game:
         self.active = n
         self.ending = False
         self.stack = [Rotation(dealing=self.ruleset.initial_deal)]  # [F7-DEAL] / [F7-NO-DEAL-VARIANT]
-        self.emit("round_start", "F7-DEAL", None, None, (("round", self.round), ("dealer", dealer)))
+        if self._events is not None:
+            self.emit("round_start", "F7-DEAL", None, None, (("round", self.round), ("dealer", dealer)))
 
     def _round_scores(self) -> list[int]:
         """What each seat banks for the round that is ending, in seat order (overridden by other games)."""
@@ -607,11 +638,12 @@ class Game:
         # [F7-DISCARD-PILE] [F7-CHANCE-ROUND-END] every card of the round goes to the discard pile
         for player in self.players:
             self.discard.extend(player.cards)
-            player.cards = []
+            player.clear()
         self.discard.extend(self.in_play)
         self.in_play = []
         self.stack = []
-        self.emit("round_end", "F7-SCORE", None, None, (("scores", scores), ("totals", list(self.totals))))
+        if self._events is not None:
+            self.emit("round_end", "F7-SCORE", None, None, (("scores", scores), ("totals", list(self.totals))))
         top = max(self.totals)
         if top >= self.ruleset.target_score:  # [F7-GAME-END]
             leaders = [seat for seat, total in enumerate(self.totals) if total == top]

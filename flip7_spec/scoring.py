@@ -61,13 +61,14 @@ def score(ruleset: Ruleset, hand: Sequence[Card], busted: bool = False) -> Score
     if busted:
         return Score(0, 0, 0, 0, 0, False, True)
     number_sum, multiplier, adds, distinct = _tally(hand)
-    multiplied, with_modifiers, bonus, total = _combine(ruleset, number_sum, multiplier, adds, distinct)
+    multiplied, with_modifiers, bonus, total = combine(ruleset, number_sum, multiplier, adds, distinct)
     return Score(number_sum, multiplied, with_modifiers, bonus, total, bonus > 0 or distinct >= FLIP7_SIZE, False)
 
 
-def _combine(ruleset: Ruleset, number_sum: int, multiplier: int, adds: int, distinct: int
-             ) -> tuple[int, int, int, int]:
-    """The scoring steps after the tally: multiplied, plus modifiers, the bonus, and the total."""
+def combine(ruleset: Ruleset, number_sum: int, multiplier: int, adds: int, distinct: int
+            ) -> tuple[int, int, int, int]:
+    """The base game's scoring steps after the tally of a hand (sum of Numbers, product of multipliers, sum
+    of +N cards, different Numbers): multiplied, plus modifiers, the bonus, and the total."""
     # [F7-SCORE] in this order: numbers, multiplied, plus modifiers, plus the bonus
     multiplied = number_sum * multiplier
     with_modifiers = multiplied + adds
@@ -99,7 +100,7 @@ def round_score(ruleset: Ruleset, hand: Sequence[Card], busted: bool = False) ->
         return score(ruleset, hand, busted).total
     if busted:
         return 0
-    return _combine(ruleset, *_tally(hand))[3]
+    return combine(ruleset, *_tally(hand))[3]
 
 
 def check_hand(ruleset: Ruleset, hand: Sequence[Card], players: int = 3) -> None:

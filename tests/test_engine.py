@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from flip7_spec import IllegalDecision, new_game, preset
+from flip7_spec import IllegalDecision, new_game, preset, round_score
 from flip7_spec.engine import Game
 from flip7_spec.errors import ChanceError, SetupError
 from flip7_spec.policies import random_policy, threshold_policy
@@ -38,6 +38,8 @@ def test_random_play_conserves_cards_and_ends(ruleset_name: str) -> None:
             assert game.pending is not None and game.legal()
             game.apply(random_policy(game, game.pending, rng))
             assert conserved(game)
+            for seat, player in enumerate(game.players):  # the running tally agrees with the scorer
+                assert game.round_score(seat) == round_score(ruleset, player.cards, player.status == "busted")
             steps += 1
             assert steps < 20_000, "game did not end"
         assert game.legal() == [] and game.winners

@@ -17,7 +17,7 @@ from flip7_spec.engine import BUSTED, HIT, STAY, Frame, Game, PlayerRound, Reshu
 from flip7_spec.errors import SetupError
 from flip7_spec.events import Event
 from flip7_spec.rulesets import Ruleset
-from flip7_spec.scoring import FLIP7_SIZE
+from flip7_spec.scoring import FLIP7_SIZE, round_score
 from flip7_spec.vengeance.frames import (
     BrutalFlip7,
     ChooseTarget,
@@ -110,6 +110,12 @@ class VengeanceGame(Game):
                 self._end_round()  # replaces self.stack
                 continue
             self.stack[-1].step(self)
+
+    def round_score(self, seat: int) -> int:
+        """What ``seat`` would bank if the round ended now: rows change in too many ways here (Steal, Swap,
+        Discard, Unlucky 7) for a running tally, so the scorer reads the cards."""
+        player = self.players[seat]
+        return round_score(self.ruleset, player.cards, player.status is BUSTED)
 
     def _round_scores(self) -> list[int]:
         ruleset = self.ruleset
