@@ -68,6 +68,20 @@ PLANS: dict[str, Plan] = {
     "freeze_not_self": Plan("0", 4),
     "empty_hand_stay": Plan("0", 2),
     "reshuffle_table_cards": Plan("0", 2),
+    # Vengeance mutants (v_*) change the Vengeance game only, so their generated games are Vengeance games.
+    "v_halve_rounds_up": Plan("0", 1, ruleset="vengeance"),
+    "v_malus_before_halve": Plan("6", 1, ruleset="vengeance"),
+    "v_halve_bonus": Plan("8", 2, ruleset="vengeance"),
+    "v_no_floor": Plan("1", 1, ruleset="vengeance"),
+    "v_zero_keeps_score": Plan("0", 1, ruleset="vengeance"),
+    "v_unlucky7_keeps_modifiers": Plan("12", 1, ruleset="vengeance"),
+    "v_lucky13_busts": Plan("0", 1, ruleset="vengeance"),
+    "v_stayed_untargetable": Plan("0", 1, ruleset="vengeance"),
+    "v_take_never_busts": Plan("6", 1, ruleset="vengeance"),
+    "v_flip4_actions_at_once": Plan("3", 1, ruleset="vengeance"),
+    "v_onemore_no_stay": Plan("0", 1, ruleset="vengeance"),
+    "v_discard_busted": Plan("5", 3, ruleset="vengeance-basic"),
+    "v_deal_actions_discarded": Plan("6", 1, ruleset="vengeance"),
 }
 
 # The clause each mutant's bug breaks (one of its CLAUSES), as literal markers for the clause coverage.
@@ -90,6 +104,19 @@ MARKS: dict[str, pytest.MarkDecorator] = {
     "freeze_not_self": pytest.mark.clause("F7-FREEZE-SELF"),
     "empty_hand_stay": pytest.mark.clause("F7-STAY-NEEDS-CARD"),
     "reshuffle_table_cards": pytest.mark.clause("F7-RESHUFFLE-TABLE-STAYS"),
+    "v_halve_rounds_up": pytest.mark.clause("V-SCORE"),
+    "v_malus_before_halve": pytest.mark.clause("V-SCORE"),
+    "v_halve_bonus": pytest.mark.clause("V-SCORE"),
+    "v_no_floor": pytest.mark.clause("V-SCORE-FLOOR"),
+    "v_zero_keeps_score": pytest.mark.clause("V-ZERO-SCORE"),
+    "v_unlucky7_keeps_modifiers": pytest.mark.clause("V-UNLUCKY7-WIPE"),
+    "v_lucky13_busts": pytest.mark.clause("V-LUCKY13-PAIR"),
+    "v_stayed_untargetable": pytest.mark.clause("V-STAYED-TARGET"),
+    "v_take_never_busts": pytest.mark.clause("V-BUST-BY-ACTION"),
+    "v_flip4_actions_at_once": pytest.mark.clause("V-FLIP4-HOLD"),
+    "v_onemore_no_stay": pytest.mark.clause("V-ONEMORE-STAY"),
+    "v_discard_busted": pytest.mark.clause("V-BUST-OUT-OF-PLAY"),
+    "v_deal_actions_discarded": pytest.mark.clause("V-ACTION-MANDATORY"),
 }
 
 PROCESS_MUTANTS = ("dealer_fixed", "no_flip7_bonus", "flip3_actions_at_once")

@@ -96,12 +96,19 @@ def blame(path: Sequence[str | int], events: Sequence[dict[str, Any]], default: 
     kinds = [e.get("event") for e in events]
     if parts[:1] == ["pending"] and isinstance(expected, dict) and isinstance(expected.get("pending"), dict):
         kind = expected["pending"].get("kind")
-        if kind in _PENDING_CLAUSES and parts[1:2] in (["options"], ["card"]):
-            return _PENDING_CLAUSES[str(kind)]
+        card = str(expected["pending"].get("card") or "")
+        if parts[1:2] in (["options"], ["card"]):
+            if kind == "target" and card[:1] in ("-", "/"):
+                return "V-MOD-TARGET"  # a Vengeance modifier's receiver
+            if kind in ("card", "swap"):
+                return {"STEAL": "V-STEAL", "DISCARD": "V-DISCARD"}.get(card, "V-SWAP")
+            if kind in _PENDING_CLAUSES:
+                return _PENDING_CLAUSES[str(kind)]
     if parts[:1] == ["players"] and len(parts) >= 2 and isinstance(parts[1], int):
         seat = parts[1]
         field = parts[2] if len(parts) > 2 else None
-        mine = [e for e in events if e.get("player") == seat or e.get("target") == seat]
+        mine = [e for e in events if seat in (e.get("player"), e.get("target"), e.get("from"))
+                or seat in (e.get("players") or ())]
         forced = [e for e in mine if e.get("event") == "forced" and e.get("because")]
         if field == "total":
             return "F7-SCORE" if "round_end" in kinds else "F7-BANK"
@@ -170,6 +177,10 @@ _VENGEANCE_EQUIVALENTS = {
     "F7-MOD-X2": "V-SCORE",
     "F7-MOD-ADD": "V-SCORE",
     "F7-BANK": "V-BANK",
+    "F7-SCORE-BUST": "V-SCORE-BUST",
+    "F7-DISCARD-PILE": "V-NEXT-ROUND",
+    "F7-FREEZE": "V-STAY-NO-BANK",
+    "F7-ALL-BUST": "V-ROUND-END",
     "F7-BUST": "V-BUST",
     "F7-FLIP7": "V-FLIP7",
     "F7-DECK": "V-DECK",

@@ -25,5 +25,18 @@ MUTANTS = (
     "freeze_not_self",
     "empty_hand_stay",
     "reshuffle_table_cards",
+    "v_halve_rounds_up",
+    "v_malus_before_halve",
+    "v_halve_bonus",
+    "v_no_floor",
+    "v_zero_keeps_score",
+    "v_unlucky7_keeps_modifiers",
+    "v_lucky13_busts",
+    "v_stayed_untargetable",
+    "v_take_never_busts",
+    "v_flip4_actions_at_once",
+    "v_onemore_no_stay",
+    "v_discard_busted",
+    "v_deal_actions_discarded",
 )
 """The module name of every mutant, in the order the tests run them."""

@@ -1,0 +1,44 @@
+"""Mutant: a Steal, Swap or Discard revealed in the initial deal is always discarded with no effect,
+breaking V-ACTION-MANDATORY.
+
+An Action must be used when it has a valid target; only one revealed while no face-up card is on the table
+(at the very start of a round) is discarded with no effect. This engine reads that exception as covering
+the whole deal, so it discards these Actions even when cards dealt before them could be taken, swapped or
+discarded.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from flip7_spec.cards import Card, Kind
+from flip7_spec.protocol.server import serve
+from flip7_spec.vengeance.engine import VengeanceGame
+from flip7_spec.vengeance.frames import Turns
+from tests.mutants._support import VengeanceMutantAdapter
+
+CLAUSES = {"V-ACTION-MANDATORY", "V-SWAP", "V-STEAL"}  # the rule, and the actions it skips
+
+TABLE_ACTIONS: Final = frozenset({Kind.STEAL, Kind.SWAP, Kind.DISCARD})
+
+
+class DealDiscardsGame(VengeanceGame):
+    """The reference game, discarding every Steal, Swap and Discard dealt in the initial deal."""
+
+    def resolve_revealed(self, seat: int, revealed: Card) -> None:
+        top = self.stack[-1]
+        if revealed.kind in TABLE_ACTIONS and isinstance(top, Turns) and top.dealing:
+            # the bug: the start-of-round exception applied to the whole deal
+            self.discard_in_play(revealed, "no face-up card on the table", "V-ACTION-START-NO-CARDS")
+            return
+        super().resolve_revealed(seat, revealed)
+
+
+class Engine(VengeanceMutantAdapter):
+    """The reference, never using a table Action in the deal."""
+
+    game_class = DealDiscardsGame
+
+
+if __name__ == "__main__":
+    serve(Engine())

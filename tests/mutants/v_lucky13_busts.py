@@ -1,0 +1,40 @@
+"""Mutant: a second 13 busts even with the Lucky 13 (the Lucky 13 has no effect), breaking V-LUCKY13-PAIR.
+
+A player holding the Lucky 13 may hold one other 13 without busting, whichever of the two came first. This
+engine busts on any 13 received while a 13 is held.
+"""
+
+from __future__ import annotations
+
+from flip7_spec.cards import Card
+from flip7_spec.engine import BUSTED
+from flip7_spec.protocol.server import serve
+from flip7_spec.vengeance.engine import VengeanceGame
+from flip7_spec.vengeance.scoring import THIRTEEN
+from tests.mutants._support import VengeanceMutantAdapter
+
+CLAUSES = {"V-LUCKY13-PAIR", "V-BUST"}
+
+
+class PlainThirteenGame(VengeanceGame):
+    """The reference game, with no Lucky 13 pair."""
+
+    def place_number(self, seat: int, number: Card) -> None:
+        player = self.players[seat]
+        if number.value == THIRTEEN and THIRTEEN in player.values:
+            # the bug: a duplicate 13 busts, Lucky 13 or not
+            player.cards.append(number)
+            self.set_status(seat, BUSTED)
+            self.emit("bust", "V-BUST", seat, number.text)
+            return
+        super().place_number(seat, number)
+
+
+class Engine(VengeanceMutantAdapter):
+    """The reference, busting on a Lucky 13 pair."""
+
+    game_class = PlainThirteenGame
+
+
+if __name__ == "__main__":
+    serve(Engine())

@@ -1,0 +1,42 @@
+"""Mutant: the -N cards are subtracted before the /2 halves, breaking V-SCORE.
+
+The rules halve the sum of the Number values first, then subtract the -N cards (the official example: 48,
+halved 24, -4 gives 20). This engine subtracts first and halves what is left (48 - 4 = 44, halved 22), so a
+hand holding both a /2 and a -N card scores more than it should.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from flip7_spec.cards import Card, Special
+from flip7_spec.engine import BUSTED
+from flip7_spec.protocol.server import serve
+from flip7_spec.rulesets import Ruleset
+from flip7_spec.vengeance.scoring import floors_at_zero, is_special, vengeance_score
+from tests.mutants._support import VengeanceMutantAdapter, VScoredGame, halvings, malus
+
+CLAUSES = {"V-SCORE"}
+
+
+class Engine(VengeanceMutantAdapter):
+    """The reference, applying the malus cards before the halving."""
+
+    game_class = VScoredGame
+
+    def hand_score(self, ruleset: Ruleset, hand: Sequence[Card], status: str) -> int:
+        parts = vengeance_score(ruleset, hand, status == BUSTED)
+        if parts.busted or not halvings(hand):
+            return parts.total
+        after = parts.number_sum - malus(hand)  # the bug: the malus comes off before the halving
+        for _ in range(halvings(hand)):
+            after //= 2
+        if floors_at_zero(ruleset):
+            after = max(0, after)
+        if not parts.flip7 and any(is_special(ruleset, c, Special.ZERO) for c in hand):
+            return 0
+        return after + parts.bonus
+
+
+if __name__ == "__main__":
+    serve(Engine())
