@@ -177,7 +177,9 @@ _FLIP7_CLAUSES: Final = [
            "any set-aside cards also stay out of the new deck.", "S6 engine tests, cases 9, 11, 12", "M",
            "A.2#10"),
     Clause("F7-EMPTY-DECK", _F7, "When a card is needed and both the deck and the discard pile are empty, the "
-           "round ends.", "sources silent (GUESS)", "L", "A.2#10, D"),
+           "round ends; so it does when the discard pile to reshuffle holds no Number, modifier or Freeze (only "
+           "Flip Threes and Second Chances, which would cycle forever).", "sources silent (GUESS)", "L",
+           "A.2#10, D"),
     # End of game
     Clause("F7-GAME-END", _F7, "The game ends at the end of a round in which at least one player has reached the "
            "target score (200).", "S1, S2", "H", "A.1#3, A.1#20", "target_score"),

@@ -481,13 +481,18 @@ class Game:
         """The top card, reshuffling the discard pile first if the deck is empty; None if both are empty."""
         pile = self.pile
         if not pile:
-            if not self.discard:
-                # [F7-EMPTY-DECK] nothing left to draw from: the round ends
+            if not self.discard or self._stalled():
+                # [F7-EMPTY-DECK] nothing left to draw from (or nothing that could change the round): it ends
                 self.emit("empty_deck", "F7-EMPTY-DECK")
                 self.ending = True
                 return None
             self._reshuffle()
         return pile.pop()
+
+    def _stalled(self) -> bool:
+        """Whether nothing left to draw can change the round: no Number, modifier or Freeze among the cards
+        still to come, so Flip Threes and Second Chances would only cycle through the piles forever."""
+        return not any(c.is_number or c.is_modifier or c.kind is Kind.FREEZE for c in self.discard)
 
     def _reshuffle(self) -> None:
         # [F7-RESHUFFLE] the discard pile becomes the new deck, in an order given from outside

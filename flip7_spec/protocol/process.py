@@ -160,7 +160,11 @@ class ProcessEngine(EngineAdapter):
             process.stdin.write((json.dumps(message, separators=(",", ":")) + "\n").encode("utf-8"))
             process.stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
-            raise self._failure("the engine closed its input (it exited?)") from None
+            try:
+                process.wait(timeout=0.5)
+            except subprocess.TimeoutExpired:
+                raise self._failure("the engine closed its input") from None
+            raise self._failure("the engine exited") from None
         return self.seq
 
     def _failure(self, message: str, raw: str | None = None) -> EngineFailure:

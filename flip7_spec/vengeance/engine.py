@@ -111,6 +111,10 @@ class VengeanceGame(Game):
                 continue
             self.stack[-1].step(self)
 
+    def _stalled(self) -> bool:
+        """Never: Steal, Swap and Discard change rows, so any card left can still change the round."""
+        return False
+
     def round_score(self, seat: int) -> int:
         """What ``seat`` would bank if the round ended now: rows change in too many ways here (Steal, Swap,
         Discard, Unlucky 7) for a running tally, so the scorer reads the cards."""

@@ -1,0 +1,77 @@
+'use strict';
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { spawnSync } = require('node:child_process');
+const path = require('node:path');
+const { Session } = require('../engine');
+const { rulesFromJson } = require('../flip7');
+const { stackedDeck } = require('./helpers');
+
+const ENGINE = path.join(__dirname, '..', 'engine.js');
+
+function ask(session, request) {
+  return JSON.parse(session.handleLine(JSON.stringify(request)));
+}
+
+test('hello declares the protocol, rulesets, levels and options', () => {
+  const { seq, result } = ask(new Session(), { seq: 0, cmd: 'hello', protocol: 1 });
+  assert.equal(seq, 0);
+  assert.equal(result.protocol, 1);
+  assert.deepEqual(result.rulesets, ['flip7', 'flip7-no-deal']);
+  assert.deepEqual(result.levels, ['scoring', 'round', 'game', 'legal']);
+  assert.deepEqual(result.options.set_aside_on_bust, ['discard', 'pass_to_other_active']);
+  assert.equal(result.options.target_score, 'any');
+  assert.equal(result.decks, true);
+});
+
+test('start and decide reply with observations', () => {
+  const session = new Session();
+  const deck = stackedDeck(rulesFromJson('flip7'), 3, ['5', '6', '7', '5']);
+  const started = ask(session, { seq: 1, cmd: 'start', ruleset: { name: 'flip7', base: 'flip7' }, players: 3, dealer: 0, deck, reshuffles: [] });
+  assert.deepEqual(started.result.observation.pending, { player: 1, kind: 'hit_or_stay', card: null, options: ['hit', 'stay'] });
+  const decided = ask(session, { seq: 2, cmd: 'decide', player: 1, kind: 'hit_or_stay', choice: 'hit' });
+  assert.equal(decided.seq, 2);
+  assert.equal(decided.result.observation.players[1].status, 'busted');
+  const wrong = ask(session, { seq: 3, cmd: 'decide', player: 2, kind: 'hit_or_stay', choice: 'fold' });
+  assert.match(wrong.errored.message, /not a legal choice/);
+});
+
+test('score replies with the round score', () => {
+  const reply = ask(new Session(), { seq: 4, cmd: 'score', ruleset: 'flip7', cards: ['3', '11', '5', '7', '10', 'x2'], busted: false });
+  assert.deepEqual(reply, { seq: 4, result: { score: 72 } });
+});
+
+test('Vengeance, unknown options and unimplemented values are skipped', () => {
+  const session = new Session();
+  assert.ok(ask(session, { seq: 5, cmd: 'start', ruleset: { name: 'vengeance', base: 'vengeance' }, players: 3, dealer: 0, deck: [], reshuffles: [] }).skipped);
+  assert.ok(ask(session, { seq: 6, cmd: 'score', ruleset: 'vengeance-basic', cards: ['3'], busted: false }).skipped);
+  assert.ok(ask(session, { seq: 7, cmd: 'start', ruleset: { base: 'flip7', options: { brutal_mode: true } }, players: 3, dealer: 0, deck: [], reshuffles: [] }).skipped);
+  assert.ok(ask(session, { seq: 8, cmd: 'start', ruleset: { base: 'flip7', options: { deal_start: 'right_of_dealer' } }, players: 3, dealer: 0, deck: [], reshuffles: [] }).skipped);
+});
+
+test('bad requests get errored replies, never a crash', () => {
+  const session = new Session();
+  assert.deepEqual(JSON.parse(session.handleLine('not json')).seq, null);
+  assert.equal(JSON.parse(session.handleLine('{"seq": 12, "cmd": ')).seq, 12);
+  assert.ok(JSON.parse(session.handleLine('[1, 2]')).errored);
+  assert.ok(ask(session, { seq: 9, cmd: 'dance' }).errored);
+  assert.ok(ask(session, { seq: 10, cmd: 'decide', choice: 'hit' }).errored);
+  assert.ok(ask(session, { seq: 11, cmd: 'start', ruleset: 'flip7', players: 3, dealer: 0, deck: ['7'], reshuffles: [] }).errored);
+  assert.ok(ask(session, { seq: 13, cmd: 'score', ruleset: 'flip7', cards: 'x2', busted: false }).errored);
+});
+
+test('the process answers line by line, logs nothing on stdout, and exits on quit', () => {
+  const input = ['{"seq":0,"cmd":"hello","protocol":1}', 'oops', '{"seq":1,"cmd":"quit"}', '{"seq":2,"cmd":"hello","protocol":1}'].join('\n') + '\n';
+  const run = spawnSync(process.execPath, [ENGINE], { input, encoding: 'utf8' });
+  assert.equal(run.status, 0);
+  const replies = run.stdout.trim().split('\n').map((line) => JSON.parse(line));
+  assert.deepEqual(replies.map((r) => r.seq), [0, null, 1]);
+  assert.deepEqual(replies[2], { seq: 1, result: {} });
+});
+
+test('the process exits when stdin closes', () => {
+  const run = spawnSync(process.execPath, [ENGINE], { input: '{"seq":0,"cmd":"hello","protocol":1}\n', encoding: 'utf8' });
+  assert.equal(run.status, 0);
+  assert.equal(run.stdout.trim().split('\n').length, 1);
+});
