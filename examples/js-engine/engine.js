@@ -9,6 +9,8 @@
 const readline = require('node:readline');
 const { Game, OPTIONS, PRESETS, RulesError, Unsupported, baseGameCards, rulesFromJson, scoreHand } = require('./flip7');
 
+const vengeance = require('./vengeance');
+
 const NAME = 'flip7-js';
 const VERSION = require('./package.json').version;
 
@@ -17,12 +19,14 @@ class RequestError extends Error {}
 
 function helloResult() {
   const options = {};
-  for (const [name, spec] of Object.entries(OPTIONS)) options[name] = spec.integer ? 'any' : spec.values.slice();
+  for (const table of [OPTIONS, vengeance.OPTIONS]) {
+    for (const [name, spec] of Object.entries(table)) options[name] = spec.integer ? 'any' : spec.values.slice();
+  }
   return {
     protocol: 1,
     name: NAME,
     version: VERSION,
-    rulesets: Object.keys(PRESETS),
+    rulesets: [...Object.keys(PRESETS), ...Object.keys(vengeance.PRESETS)],
     levels: ['scoring', 'round', 'game', 'legal'],
     options,
     decks: true,
@@ -84,9 +88,12 @@ class Session {
 
   start(request) {
     this.game = null;
-    const rules = rulesFromJson(request.ruleset === undefined ? 'flip7' : request.ruleset);
+    const ruleset = request.ruleset === undefined ? 'flip7' : request.ruleset;
+    const isVengeance = vengeance.isVengeanceRuleset(ruleset);
+    const rules = isVengeance ? vengeance.rulesFromJson(ruleset) : rulesFromJson(ruleset);
+    const GameClass = isVengeance ? vengeance.VengeanceGame : Game;
     const dealer = request.dealer === undefined ? 0 : request.dealer;
-    this.game = new Game(rules, request.players, dealer, request.deck, request.reshuffles === undefined ? [] : request.reshuffles);
+    this.game = new GameClass(rules, request.players, dealer, request.deck, request.reshuffles === undefined ? [] : request.reshuffles);
     return { observation: this.game.observation() };
   }
 
@@ -106,7 +113,13 @@ class Session {
 }
 
 function score(request) {
-  const rules = rulesFromJson(request.ruleset === undefined ? 'flip7' : request.ruleset);
+  const ruleset = request.ruleset === undefined ? 'flip7' : request.ruleset;
+  if (vengeance.isVengeanceRuleset(ruleset)) {
+    const rules = vengeance.rulesFromJson(ruleset);
+    if (request.busted !== undefined && typeof request.busted !== 'boolean') throw new RequestError('busted must be true or false');
+    return { score: vengeance.scoreHand(vengeance.vengeanceCards(request.cards, 'cards'), request.busted === true, rules) };
+  }
+  const rules = rulesFromJson(ruleset);
   const cards = baseGameCards(request.cards, 'cards');
   if (request.busted !== undefined && typeof request.busted !== 'boolean') throw new RequestError('busted must be true or false');
   return { score: scoreHand(cards, request.busted === true, rules.options.flip7_bonus) };

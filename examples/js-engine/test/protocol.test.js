@@ -18,7 +18,8 @@ test('hello declares the protocol, rulesets, levels and options', () => {
   const { seq, result } = ask(new Session(), { seq: 0, cmd: 'hello', protocol: 1 });
   assert.equal(seq, 0);
   assert.equal(result.protocol, 1);
-  assert.deepEqual(result.rulesets, ['flip7', 'flip7-no-deal']);
+  assert.deepEqual(result.rulesets, ['flip7', 'flip7-no-deal', 'vengeance', 'vengeance-basic']);
+  assert.deepEqual(result.options.discard_chooser, ['resolver', 'victim']);
   assert.deepEqual(result.levels, ['scoring', 'round', 'game', 'legal']);
   assert.deepEqual(result.options.set_aside_on_bust, ['discard', 'pass_to_other_active']);
   assert.equal(result.options.target_score, 'any');
@@ -42,10 +43,10 @@ test('score replies with the round score', () => {
   assert.deepEqual(reply, { seq: 4, result: { score: 72 } });
 });
 
-test('Vengeance, unknown options and unimplemented values are skipped', () => {
+test('Vengeance rulesets are played; unknown options and unimplemented values are skipped', () => {
   const session = new Session();
-  assert.ok(ask(session, { seq: 5, cmd: 'start', ruleset: { name: 'vengeance', base: 'vengeance' }, players: 3, dealer: 0, deck: [], reshuffles: [] }).skipped);
-  assert.ok(ask(session, { seq: 6, cmd: 'score', ruleset: 'vengeance-basic', cards: ['3'], busted: false }).skipped);
+  assert.deepEqual(ask(session, { seq: 5, cmd: 'score', ruleset: 'vengeance', cards: ['3', '11', '5', '7', '10', '8', '4', '/2', '-4'], busted: false }), { seq: 5, result: { score: 35 } });
+  assert.deepEqual(ask(session, { seq: 6, cmd: 'score', ruleset: 'vengeance-basic', cards: ['3', '-5'], busted: false }), { seq: 6, result: { score: -2 } });
   assert.ok(ask(session, { seq: 7, cmd: 'start', ruleset: { base: 'flip7', options: { brutal_mode: true } }, players: 3, dealer: 0, deck: [], reshuffles: [] }).skipped);
   assert.ok(ask(session, { seq: 8, cmd: 'start', ruleset: { base: 'flip7', options: { deal_start: 'right_of_dealer' } }, players: 3, dealer: 0, deck: [], reshuffles: [] }).skipped);
 });
