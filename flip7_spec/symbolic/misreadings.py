@@ -13,6 +13,7 @@ Nothing is cached: the cases are computed at run time, in well under a second pe
 
 from __future__ import annotations
 
+import importlib
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -237,8 +238,19 @@ FLIP7_MISREADINGS: Final[tuple[Misreading, ...]] = (
 """The misreadings of base-game scoring."""
 
 
-MISREADING_SETS: dict[str, Callable[[Ruleset], Sequence[Misreading]]] = {"flip7": lambda ruleset: FLIP7_MISREADINGS}
+MISREADING_SETS: dict[str, Callable[[Ruleset], Sequence[Misreading]]] = {
+    "flip7": lambda ruleset: FLIP7_MISREADINGS,
+    # loaded on first use: flip7_spec.symbolic.vengeance_misreadings imports this module
+    "vengeance": lambda ruleset: importlib.import_module(
+        "flip7_spec.symbolic.vengeance_misreadings").vengeance_misreadings(ruleset),
+}
 """The misreadings of each game; a game without an entry has none yet."""
+
+CASE_SEARCHES: dict[str, Callable[[Ruleset, int | None, int], list[CaseSearch]]] = {
+    "vengeance": lambda ruleset, players, timeout_ms: importlib.import_module(
+        "flip7_spec.symbolic.vengeance_misreadings").search_vengeance_cases(ruleset, players, timeout_ms),
+}
+"""The games whose cases are searched over a model of their own (the search below uses the flip7 model)."""
 
 
 def misreadings_for(ruleset: Ruleset) -> list[Misreading]:
@@ -319,6 +331,9 @@ def search_cases(ruleset: Ruleset, players: int | None = None,
     Raises :class:`SymbolicError` for a game without misreadings, a ruleset the model cannot represent, or a
     search z3 could not finish in ``timeout_ms``.
     """
+    search = CASE_SEARCHES.get(ruleset.game)
+    if search is not None:
+        return search(ruleset, players, timeout_ms)
     rivals = misreadings_for(ruleset)
     return [_search(ruleset, players, m, rivals, timeout_ms) for m in rivals]
 

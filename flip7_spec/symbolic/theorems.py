@@ -16,6 +16,7 @@ Theorem sets are per game: :data:`THEOREM_SETS` maps a game name to the class th
 
 from __future__ import annotations
 
+import importlib
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -576,7 +577,12 @@ def _agreement_result(agreement: Agreement, name: str, max_hands: int) -> Theore
                          method="enumeration")
 
 
-THEOREM_SETS: dict[str, Callable[[Ruleset, int | None], TheoremSet]] = {"flip7": Flip7Theorems}
+THEOREM_SETS: dict[str, Callable[[Ruleset, int | None], TheoremSet]] = {
+    "flip7": Flip7Theorems,
+    # loaded on first use: flip7_spec.symbolic.vengeance_theorems imports this module
+    "vengeance": lambda ruleset, players: importlib.import_module(
+        "flip7_spec.symbolic.vengeance_theorems").VengeanceTheorems(ruleset, players),
+}
 """The theorem set of each game; a game without an entry has no theorems yet."""
 
 
