@@ -24,6 +24,7 @@ import math
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
+from functools import cache
 from pathlib import Path
 from typing import Any, Final
 
@@ -143,8 +144,7 @@ class Ruleset:
 
         [F7-DECK] the composition is data; [F7-CUSTOM-DECK] a ruleset file may replace it.
         """
-        one = [card(text) for text, count in self.deck for _ in range(count)]
-        return one * self.decks_for(players)
+        return list(_deck_of(self.deck, self.decks_for(players)))
 
     def check_players(self, players: int) -> None:
         """Raise :class:`RulesetError` unless ``players`` is allowed by this ruleset (clause F7-PLAYERS)."""
@@ -171,6 +171,13 @@ class Ruleset:
     def with_options(self, **options: Any) -> Ruleset:
         """A copy with some options changed; each value is checked."""
         return _apply_options(self, options, where="options")
+
+
+@cache
+def _deck_of(composition: tuple[tuple[str, int], ...], decks: int) -> tuple[Card, ...]:
+    """The cards of ``decks`` copies of ``composition`` (built once: simulators start many games)."""
+    one = [card(text) for text, count in composition for _ in range(count)]
+    return tuple(one * decks)
 
 
 _PRESETS: dict[str, Callable[[], Ruleset]] = {

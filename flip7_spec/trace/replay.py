@@ -13,6 +13,7 @@ after steps), ``events``, ``scores`` (round scores, as a score counter logs them
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,7 +26,7 @@ from flip7_spec.rulesets import Ruleset, ruleset_from_json
 from flip7_spec.trace import FORMAT_NAME, FORMAT_VERSION
 from flip7_spec.trace.compare import blame, clause_for_game, first_difference
 from flip7_spec.trace.record import footer as reference_footer
-from flip7_spec.trace.schema import json_path, schema_errors
+from flip7_spec.trace.schema import json_path, schema_errors, step_errors
 
 CONFORM = "conform"
 DIVERGE = "diverge"
@@ -127,7 +128,7 @@ def replay(trace: Any) -> ReplayResult:
     if trace.get("version") != FORMAT_VERSION:
         return ReplayResult(INVALID, error=f"$.version: unsupported format version {trace.get('version')!r}; "
                                            f"this flip7-spec reads version {FORMAT_VERSION}")
-    problems = schema_errors(trace)
+    problems = schema_errors(trace, envelope_only=True) or _step_problems(trace["steps"])
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         return ReplayResult(INVALID, error=problems[0] + more)
@@ -155,6 +156,47 @@ def replay(trace: Any) -> ReplayResult:
     return result
 
 
+_STEP_KEYS = frozenset({"decision", "events", "observation", "scores"})
+_DECISION_KEYS = frozenset({"player", "kind", "choice"})
+
+
+def _plausible(step: Any) -> bool:
+    """A cheap check that ``step`` has the schema's shape; when it fails, the schema says exactly why."""
+    if not isinstance(step, dict):
+        return False
+    if "reshuffle" in step:
+        order = step["reshuffle"]
+        return len(step) == 1 and isinstance(order, list) and bool(order) and all(isinstance(c, str) for c in order)
+    decision = step.get("decision")
+    if not isinstance(decision, dict) or "choice" not in decision or not step.keys() <= _STEP_KEYS:
+        return False
+    if not decision.keys() <= _DECISION_KEYS or not isinstance(decision.get("kind", ""), str):
+        return False
+    player = decision.get("player", 0)
+    choice = decision["choice"]
+    if type(player) is not int or player < 0 or not (choice in ("hit", "stay") or (type(choice) is int and choice >= 0)):
+        return False  # card references and odd values go through the schema
+    events = step.get("events", [])
+    scores = step.get("scores", [])
+    return (isinstance(events, list) and all(isinstance(e, dict) and isinstance(e.get("event"), str) for e in events)
+            and isinstance(step.get("observation", {}), dict) and isinstance(scores, list)
+            and all(isinstance(r, list) and all(type(v) is int for v in r) for r in scores))
+
+
+def _step_problems(steps: list[Any]) -> list[str]:
+    for index, step in enumerate(steps):
+        if not _plausible(step):
+            problems = step_errors(step, index)
+            if problems:
+                return problems
+    return []
+
+
+def _same(expected: Any, found: Any) -> bool:
+    """Exactly the same JSON value (``true`` is not ``1``), compared at C speed."""
+    return bool(json.dumps(expected, sort_keys=True) == json.dumps(found, sort_keys=True))
+
+
 def _in_game_terms(divergence: Divergence, trace: dict[str, Any]) -> Divergence:
     """The divergence with its clause named as the trace's game names it."""
     try:
@@ -179,7 +221,7 @@ def _check_outcome(recorded: dict[str, Any], events: list[Event], game: Game, st
             {k: v for k, v in e.items() if k != "clause" or "clause" in f}
             for e, f in zip(events_json, found_events, strict=False)
         ] + events_json[len(found_events):]
-        difference = first_difference(comparable, found_events)
+        difference = None if _same(comparable, found_events) else first_difference(comparable, found_events)
         if difference is not None:
             index = difference.path[0] if difference.path else 0
             clause = events_json[index]["clause"] if isinstance(index, int) and index < len(events_json) else (
@@ -194,6 +236,8 @@ def _check_outcome(recorded: dict[str, Any], events: list[Event], game: Game, st
                                        difference.found, "F7-SCORE", "round scores differ", decision))
     if "observation" in recorded:
         expected = game.observation()
+        if _same(expected, recorded["observation"]):
+            return
         difference = first_difference(expected, recorded["observation"])
         if difference is not None:
             clause = blame(difference.path, events_json, "F7-HIT-STAY", expected)

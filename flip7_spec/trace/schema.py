@@ -41,9 +41,35 @@ def _best(error: ValidationError) -> ValidationError:
     return error
 
 
-def schema_errors(document: Any, name: str = "trace-v1.json") -> list[str]:
-    """Every schema violation of ``document``, as ``PATH: message`` lines, most relevant first."""
-    validator = _validator(name)
+@cache
+def _envelope_validator(name: str) -> Draft202012Validator:
+    """The schema with observations and events reduced to "an object": replay compares each of them with the
+    reference's own, which is valid, so checking their inner shape again would only repeat that work."""
+    schema = json.loads(json.dumps(load_schema(name)))
+    for definition in ("observation", "event", "step"):
+        schema["$defs"][definition] = {"type": "object"}
+    return Draft202012Validator(schema)
+
+
+@cache
+def _step_validator(name: str) -> Draft202012Validator:
+    full = load_schema(name)
+    return Draft202012Validator({"$schema": full["$schema"], "$defs": full["$defs"], "$ref": "#/$defs/step"})
+
+
+def step_errors(step: Any, index: int, name: str = "trace-v1.json") -> list[str]:
+    """Schema violations of one step (``steps[index]``), as ``PATH: message`` lines."""
+    errors = sorted(_step_validator(name).iter_errors(step), key=lambda e: list(map(str, e.absolute_path)))
+    return [f"{json_path(['steps', index, *_best(e).absolute_path])}: {_best(e).message}" for e in errors]
+
+
+def schema_errors(document: Any, name: str = "trace-v1.json", envelope_only: bool = False) -> list[str]:
+    """Every schema violation of ``document``, as ``PATH: message`` lines, most relevant first.
+
+    With ``envelope_only``, steps, observations and events are only checked to be objects: replay checks
+    each step's shape as it goes (see :func:`step_errors`).
+    """
+    validator = _envelope_validator(name) if envelope_only else _validator(name)
     errors = sorted(validator.iter_errors(document), key=lambda e: (list(map(str, e.absolute_path)), e.message))
     lines = []
     for error in errors:
