@@ -174,7 +174,8 @@ def _plausible(step: Any) -> bool:
         return False
     player = decision.get("player", 0)
     choice = decision["choice"]
-    if type(player) is not int or player < 0 or not (choice in ("hit", "stay") or (type(choice) is int and choice >= 0)):
+    simple_choice = choice in ("hit", "stay") or (type(choice) is int and choice >= 0)
+    if type(player) is not int or player < 0 or not simple_choice:
         return False  # card references and odd values go through the schema
     events = step.get("events", [])
     scores = step.get("scores", [])
