@@ -58,8 +58,10 @@ def summary_lines(results: Sequence[CaseResult], engine: str, seconds: float, de
         lines.append(f"{level:<9}{row[PASS]:>7}{row[FAIL]:>7}{row[SKIPPED]:>9}{row[ERRORED]:>9}")
     totals = {outcome: sum(row[outcome] for row in table.values()) for outcome in OUTCOMES}
     lines.append(f"{'total':<9}{totals[PASS]:>7}{totals[FAIL]:>7}{totals[SKIPPED]:>9}{totals[ERRORED]:>9}")
-    rate = decisions / seconds if seconds > 0 else 0.0
-    lines.append(f"{decisions} decisions in {seconds:.2f} s ({rate:,.0f} decisions/s)")
+    in_cases = sum(r.seconds for r in results if r.level in ("round", "game"))
+    rate = decisions / in_cases if in_cases > 0 else 0.0
+    lines.append(f"{decisions} decisions in {seconds:.2f} s, {in_cases:.2f} s of it replaying games on the engine "
+                 f"({rate:,.0f} decisions/s; the rest builds the corpus)")
     return lines
 
 

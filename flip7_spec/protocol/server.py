@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+import select
 import sys
 from typing import IO, Any
 
@@ -56,6 +58,15 @@ def handle(adapter: EngineAdapter, request: Any) -> tuple[dict[str, Any], bool]:
         return {"seq": seq, "errored": {"message": f"{type(error).__name__}: {error}"}}, False
 
 
+def _more_input(source: IO[str]) -> bool:
+    """Whether another request is already waiting (so this reply can be flushed with the next ones)."""
+    try:
+        ready, _, _ = select.select([source], [], [], 0)
+    except (OSError, ValueError, io.UnsupportedOperation):
+        return False  # not a pipe or file (a StringIO in tests): flush every reply
+    return bool(ready)
+
+
 def serve(adapter: EngineAdapter | None = None, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
     """Answer protocol requests from ``stdin`` on ``stdout`` until ``quit`` or end of input; returns 0."""
     adapter = adapter if adapter is not None else ReferenceAdapter()
@@ -64,6 +75,7 @@ def serve(adapter: EngineAdapter | None = None, stdin: IO[str] | None = None, st
     while True:
         line = source.readline(MAX_REQUEST_BYTES + 1)
         if not line:
+            sink.flush()
             return 0
         if not line.strip():
             continue
@@ -81,6 +93,7 @@ def serve(adapter: EngineAdapter | None = None, stdin: IO[str] | None = None, st
             else:
                 reply, stop = handle(adapter, request)
         sink.write(json.dumps(reply, separators=(",", ":"), sort_keys=True) + "\n")
-        sink.flush()
+        if stop or not _more_input(source):
+            sink.flush()  # a pipelining client gets its replies in batches; a lock-step one at once
         if stop:
             return 0
