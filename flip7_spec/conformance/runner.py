@@ -132,18 +132,20 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool) -> list[CaseResult
             round_end = found_end
             end = found_end + 1
     ruleset_json = case.ruleset.to_json()
-    start = engine.start(ruleset_json, header["players"], header["dealer"], header["deck"],
-                         trace_reshuffles(trace))
     expected_all = [trace.get("start", {}).get("observation")] + [s.get("observation") for s in steps[:end]]
     decisions = [{"player": s["decision"].get("player"), "kind": s["decision"].get("kind"),
                   "choice": s["decision"]["choice"]} for s in steps[:end]]
     decisions = [{k: v for k, v in d.items() if v is not None} for d in decisions]
-    found_all: list[Any] = [start]
+    found_all: list[Any]
     stopped: Exception | None = None
+    reshuffles = trace_reshuffles(trace)
     if isinstance(engine, ProcessEngine):
-        observations, stopped = engine.decide_many(decisions)
-        found_all.extend(observations)
+        found_all, stopped = engine.play(ruleset_json, header["players"], header["dealer"], header["deck"],
+                                         reshuffles, decisions)
+        if not found_all and stopped is not None:
+            raise stopped  # the start itself failed or was skipped
     else:
+        found_all = [engine.start(ruleset_json, header["players"], header["dealer"], header["deck"], reshuffles)]
         try:
             for d in decisions:
                 found_all.append(engine.decide(d["choice"], d.get("player"), d.get("kind")))

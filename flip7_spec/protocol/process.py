@@ -305,6 +305,22 @@ class ProcessEngine(EngineAdapter):
             return observations, failure
         return observations, None
 
+    def play(self, ruleset: dict[str, Any], players: int, dealer: int, deck: Sequence[str],
+             reshuffles: Sequence[Sequence[str]], decisions: Sequence[dict[str, Any]]
+             ) -> tuple[list[Observation], Skipped | EngineFailure | None]:
+        """Start a game and apply ``decisions``, all pipelined. Returns the observations received in order
+        (the start's first) and the failure that stopped them early (None when all came), so the
+        observations before a failure can still be compared."""
+        messages = [{"cmd": "start", "ruleset": ruleset, "players": players, "dealer": dealer, "deck": list(deck),
+                     "reshuffles": [list(o) for o in reshuffles]}]
+        messages.extend({"cmd": "decide", **d} for d in decisions)
+        observations: list[Observation] = []
+        try:
+            self.pipeline(messages, sink=observations)
+        except (Skipped, EngineFailure) as failure:
+            return observations, failure
+        return observations, None
+
     def score(self, ruleset: dict[str, Any], hand: Sequence[str], busted: bool) -> int:
         result = self.request({"cmd": "score", "ruleset": ruleset, "cards": list(hand), "busted": busted})
         value = result.get("score")
