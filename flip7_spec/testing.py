@@ -40,6 +40,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from flip7_spec.cards import Card, card
 from flip7_spec.clauses import CLAUSES
+from flip7_spec.conformance.runner import strip_options, totals_only
 from flip7_spec.engine import ACTIVE, BUSTED, FROZEN, STAYED, Game, make_game
 from flip7_spec.events import Choice, Decision, Event
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure, ReferenceAdapter, Skipped
@@ -521,19 +522,6 @@ def _error_text(error: BaseException) -> str:
     return text
 
 
-def _strip_options(observation: Any) -> Any:
-    if isinstance(observation, dict) and isinstance(observation.get("pending"), dict):
-        return {**observation, "pending": {k: v for k, v in observation["pending"].items() if k != "options"}}
-    return observation
-
-
-def _totals_only(observation: Any) -> Any:
-    if isinstance(observation, dict) and isinstance(observation.get("players"), list):
-        return {"players": [{"total": p.get("total")} if isinstance(p, dict) else p
-                            for p in observation["players"]]}
-    return observation
-
-
 def supported_rulesets(hello: dict[str, Any]) -> st.SearchStrategy[Ruleset]:
     """Rulesets an engine's handshake declares: its presets (among the playable ones) with every
     combination of the option values :func:`~flip7_spec.strategies.option_values` tries that the engine
@@ -719,9 +707,9 @@ class DifferentialMachine(RuleBasedStateMachine):
             expected, events = self.expected[step]
         left, right = expected, found
         if not self.compare_options:
-            left, right = _strip_options(left), _strip_options(right)
+            left, right = strip_options(left), strip_options(right)
         if not self.whole_games and isinstance(found, dict) and expected.get("round", 1) > 1:
-            left, right = _totals_only(left), _totals_only(right)
+            left, right = totals_only(left), totals_only(right)
         difference = first_difference(left, right)
         if difference is None:
             return

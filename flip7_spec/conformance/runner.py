@@ -99,14 +99,16 @@ def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
-def _strip_options(observation: Any) -> Any:
+def strip_options(observation: Any) -> Any:
+    """The observation without its pending decision's legal choices (compared only at the legal level)."""
     if isinstance(observation, dict) and isinstance(observation.get("pending"), dict):
         pending = {k: v for k, v in observation["pending"].items() if k != "options"}
         return {**observation, "pending": pending}
     return observation
 
 
-def _totals_only(observation: Any) -> Any:
+def totals_only(observation: Any) -> Any:
+    """Only the players' totals (what a round case checks after its round has ended)."""
     if isinstance(observation, dict) and isinstance(observation.get("players"), list):
         return {"players": [{"total": p.get("total")} if isinstance(p, dict) else p
                             for p in observation["players"]]}
@@ -162,8 +164,8 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool) -> list[CaseResult
         step_index = None if step is None else indices[step]
         prefix: list[str | int] = ["start"] if step is None else ["steps", indices[step]]
         if round_end is not None and step == round_end:
-            expected, found = _totals_only(expected), _totals_only(found)
-        difference = first_difference(_strip_options(expected), _strip_options(found))
+            expected, found = totals_only(expected), totals_only(found)
+        difference = first_difference(strip_options(expected), strip_options(found))
         if difference is None and legal and legal_problem is None:
             options_difference = first_difference(expected, found)
             if options_difference is not None:
