@@ -12,22 +12,10 @@
  * Cards are their canonical texts ("7", "+4", "x2", "FREEZE", "FLIP3", "CHANCE"), as in the protocol.
  */
 
-const ACTIVE = 'active';
-const STAYED = 'stayed';
-const FROZEN = 'frozen';
-const BUSTED = 'busted';
-
-const FLIP7_SIZE = 7;
-const HIT_OR_STAY = Object.freeze(['hit', 'stay']);
-
-/** Thrown where the round ends at once; never escapes the game loop. */
-const ROUND_OVER = Object.freeze({ roundOver: true });
-
-/** Something this engine does not implement: a ruleset, an option value, a card. */
-class Unsupported extends Error {}
-
-/** A request the rules do not allow: a bad deck, an illegal choice, a missing reshuffle order. */
-class RulesError extends Error {}
+const {
+  ACTIVE, BUSTED, CardGame, FLIP7_SIZE, FROZEN, HIT_OR_STAY, ROUND_OVER, RulesError, STAYED, Unsupported,
+  applyOptions, cardList, cardReader, checkOption, choose, parseDeck, removeFirst, rulesetTable,
+} = require('./shared');
 
 // ---- cards ---------------------------------------------------------------------------------------
 
@@ -44,18 +32,6 @@ const ALIASES = {
 };
 const NUMBER_PATTERN = /^(0|[1-9][0-9]?)$/;
 const MODIFIER_PATTERN = /^([+\-x/])([1-9][0-9]?)$/;
-
-const cardCache = new Map();
-
-function canonicalText(text) {
-  const stripped = text.trim();
-  const upper = stripped.toUpperCase();
-  if (Object.hasOwn(ALIASES, upper)) return ALIASES[upper];
-  if (Object.hasOwn(ACTION_KINDS, upper) || VENGEANCE_TEXTS.has(upper)) return upper;
-  if (/^[Xx×][0-9]+$/.test(stripped)) return 'x' + stripped.slice(1);
-  if (stripped.startsWith('÷')) return '/' + stripped.slice(1);
-  return stripped.replace(/−/g, '-');
-}
 
 /** The kinds of card that can still change a round: anything but a Flip Three or a Second Chance. */
 const PROGRESS_KINDS = new Set(['number', 'add', 'multiply', 'freeze']);
@@ -81,17 +57,17 @@ function buildCard(text) {
  *   chance, or vengeance for a card of the other game.
  * @throws {RulesError} if the text names no card.
  */
-function card(text) {
-  let found = cardCache.get(text);
-  if (found !== undefined) return found;
-  if (typeof text !== 'string') throw new RulesError(`a card must be a string, got ${JSON.stringify(text)}`);
-  const canonical = canonicalText(text);
-  found = cardCache.get(canonical);
-  if (found === undefined) {
-    found = buildCard(canonical);
-    cardCache.set(canonical, found);
-  }
-  cardCache.set(text, found);
+const card = cardReader({
+  aliases: ALIASES,
+  isKeyword: (upper) => Object.hasOwn(ACTION_KINDS, upper) || VENGEANCE_TEXTS.has(upper),
+  readsMultiply: true,
+  build: buildCard,
+});
+
+/** The card written as `text`, checked to be a card of the base game. */
+function baseGameCard(text, where) {
+  const found = card(text);
+  if (found.kind === 'vengeance') throw new Unsupported(`card ${found.text} (in ${where}) is not a card of the base game`);
   return found;
 }
 
@@ -103,12 +79,7 @@ function card(text) {
  * @throws {RulesError} for a value that is not a list of cards; {Unsupported} for a Vengeance card.
  */
 function baseGameCards(texts, where) {
-  if (!Array.isArray(texts)) throw new RulesError(`${where} must be a list of cards`);
-  return texts.map((text) => {
-    const found = card(text);
-    if (found.kind === 'vengeance') throw new Unsupported(`card ${found.text} (in ${where}) is not a card of the base game`);
-    return found.text;
-  });
+  return cardList(texts, where, (text) => baseGameCard(text, where).text);
 }
 
 // ---- scoring -------------------------------------------------------------------------------------
@@ -180,29 +151,6 @@ const OPTIONS = Object.freeze({
   players_per_deck: { integer: true },
 });
 
-function checkOption(name, value) {
-  if (!Object.hasOwn(OPTIONS, name)) throw new Unsupported(`this engine does not implement the ${name} option`);
-  const spec = OPTIONS[name];
-  if (spec.integer) {
-    if (!Number.isInteger(value) || value < 0) throw new RulesError(`option ${name}: expected a whole number >= 0, got ${JSON.stringify(value)}`);
-    return;
-  }
-  if (typeof value !== typeof spec.values[0]) throw new RulesError(`option ${name}: expected a ${typeof spec.values[0]}, got ${JSON.stringify(value)}`);
-  if (!spec.values.includes(value)) throw new Unsupported(`this engine does not implement ${name}=${JSON.stringify(value)}`);
-}
-
-function parseDeck(deck) {
-  if (deck === null || typeof deck !== 'object' || Array.isArray(deck)) throw new RulesError('ruleset.deck must be a table of card: count');
-  const composition = new Map();
-  for (const [text, count] of Object.entries(deck)) {
-    if (!Number.isInteger(count) || count < 0) throw new RulesError(`ruleset.deck.${text}: count must be a whole number >= 0`);
-    const [canonical] = baseGameCards([text], 'ruleset.deck');
-    if (count) composition.set(canonical, (composition.get(canonical) || 0) + count);
-  }
-  if (![...composition.keys()].some((text) => card(text).kind === 'number')) throw new RulesError('ruleset.deck has no Number card');
-  return composition;
-}
-
 /**
  * Read a ruleset as the protocol sends it: a preset name, or `{name, base, description, options, deck}`.
  * @param {string|object} data
@@ -211,44 +159,21 @@ function parseDeck(deck) {
  *   {RulesError} for a malformed ruleset.
  */
 function rulesFromJson(data) {
-  if (typeof data === 'string') data = { name: data, base: data };
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new RulesError('ruleset must be a preset name or a table');
+  data = rulesetTable(data);
   const base = data.base === undefined ? 'flip7' : data.base;
   const name = data.name === undefined ? base : data.name;
   if ((data.game !== undefined && data.game !== 'flip7') || !Object.hasOwn(PRESETS, base)) {
     throw new Unsupported(`this engine implements the base game (rulesets built on ${Object.keys(PRESETS).join(' or ')}), not ${JSON.stringify(data.game === undefined ? base : data.game)}`);
   }
-  const options = { ...DEFAULT_OPTIONS, ...PRESETS[base] };
-  const given = data.options === undefined ? {} : data.options;
-  if (given === null || typeof given !== 'object' || Array.isArray(given)) throw new RulesError('ruleset.options must be a table');
-  for (const [key, value] of Object.entries(given)) {
-    checkOption(key, value);
-    options[key] = value;
-  }
-  if (options.players_per_deck < 1) throw new RulesError('option players_per_deck must be at least 1');
-  const deck = data.deck === undefined ? parseDeck(FLIP7_DECK) : parseDeck(data.deck);
+  const options = applyOptions({ ...DEFAULT_OPTIONS, ...PRESETS[base] }, data.options, (key, value) => checkOption(OPTIONS, key, value));
+  const readCard = (text) => baseGameCard(text, 'ruleset.deck');
+  const deck = parseDeck(data.deck === undefined ? FLIP7_DECK : data.deck, readCard, true);
   return { name, options, deck };
 }
 
 // ---- the game ------------------------------------------------------------------------------------
 
-function sameCards(a, b) {
-  if (a.length !== b.length) return false;
-  const counts = new Map();
-  for (const text of a) counts.set(text, (counts.get(text) || 0) + 1);
-  for (const text of b) {
-    const left = counts.get(text);
-    if (!left) return false;
-    counts.set(text, left - 1);
-  }
-  return true;
-}
-
-function removeFirst(list, text) {
-  list.splice(list.indexOf(text), 1);
-}
-
-class Game {
+class Game extends CardGame {
   /**
    * Start a game and play it up to its first decision.
    * @param {{options: object, deck: Map<string, number>}} rules from {@link rulesFromJson}
@@ -259,113 +184,19 @@ class Game {
    * @throws {RulesError} for a bad setup; {Unsupported} for a card of another game.
    */
   constructor(rules, players, dealer, deck, reshuffles = []) {
-    const options = rules.options;
-    if (!Number.isInteger(players) || players < 1) throw new RulesError(`players must be a whole number >= 1, got ${JSON.stringify(players)}`);
-    if (players < options.min_players) throw new RulesError(`this ruleset needs at least ${options.min_players} players, got ${players}`);
-    if (options.max_players && players > options.max_players) throw new RulesError(`this ruleset allows at most ${options.max_players} players, got ${players}`);
-    if (!Number.isInteger(dealer) || dealer < 0 || dealer >= players) throw new RulesError(`dealer must be a seat from 0 to ${players - 1}, got ${JSON.stringify(dealer)}`);
-    if (!Array.isArray(reshuffles)) throw new RulesError('reshuffles must be a list of card lists');
-    this.options = options;
-    this.n = players;
-    this.dealer = dealer;
-    this.pile = baseGameCards(deck, 'deck');
-    checkDeck(rules.deck, Math.ceil(players / options.players_per_deck), this.pile);
-    this.top = 0; // index of the top card in this.pile
-    this.reshuffles = reshuffles.map((order, i) => baseGameCards(order, `reshuffles[${i}]`));
-    this.nextReshuffle = 0;
-    this.discard = [];
-    this.inPlay = [];
-    this.round = 0;
-    this.totals = new Array(players).fill(0);
-    this.seats = [];
-    this.order = [];
-    this.active = 0;
-    this.pending = null;
-    this.over = false;
-    this.winners = [];
-    this.failure = null;
-    this.flow = this.play();
-    this.advance(undefined);
+    super(rules, players, dealer, deck, reshuffles, baseGameCards);
+    this.start();
   }
 
-  /**
-   * Make the pending decision and play on to the next one (or to the end of the game).
-   * @param {string|number} choice one of `this.pending.options`
-   * @throws {RulesError} for an illegal choice (the game is then unchanged) or a failure while playing.
-   */
-  decide(choice) {
-    if (this.failure !== null) throw new RulesError(`the game stopped on an error: ${this.failure}`);
-    const pending = this.pending;
-    if (pending === null) throw new RulesError('no decision is pending: the game is over');
-    if (!pending.options.includes(choice)) {
-      throw new RulesError(`${JSON.stringify(choice)} is not a legal choice for the pending ${pending.kind} decision of player ${pending.player}; legal choices: ${pending.options.map((o) => JSON.stringify(o)).join(', ')}`);
-    }
-    this.advance(choice);
-  }
-
-  /**
-   * The canonical observation of the protocol (docs/protocol.md).
-   * @returns {object}
-   */
-  observation() {
-    const bonus = this.options.flip7_bonus;
-    return {
-      round: this.round,
-      dealer: this.dealer,
-      draw_pile: this.pile.length - this.top,
-      discard_pile: this.discard.length,
-      in_play: this.inPlay.slice(),
-      players: this.seats.map((p, seat) => ({
-        cards: p.cards.slice(),
-        status: p.status,
-        round_score: scoreHand(p.cards, p.status === BUSTED, bonus),
-        total: this.totals[seat],
-      })),
-      pending: this.pending,
-      over: this.over,
-      winners: this.winners.slice(),
-    };
-  }
-
-  advance(choice) {
-    let step;
-    try {
-      step = this.flow.next(choice);
-    } catch (error) {
-      this.failure = error.message;
-      this.pending = null;
-      throw error;
-    }
-    this.pending = step.done ? null : step.value;
+  /** A player's round score as it stands: 0 if busted. */
+  roundScore(player) {
+    return scoreHand(player.cards, player.status === BUSTED, this.options.flip7_bonus);
   }
 
   // ---- rounds ----
 
-  *play() {
-    for (;;) {
-      this.startRound();
-      try {
-        yield* this.playRound();
-      } catch (signal) {
-        if (signal !== ROUND_OVER) throw signal;
-      }
-      this.endRound();
-      if (this.gameEnded()) return;
-      this.dealer = (this.dealer + 1) % this.n;
-    }
-  }
-
-  startRound() {
-    const n = this.n;
-    const first = this.options.deal_start === 'dealer' ? this.dealer : this.dealer + 1;
-    this.round++;
-    this.order = [];
-    this.seats = [];
-    for (let i = 0; i < n; i++) {
-      this.order.push((first + i) % n);
-      this.seats.push({ cards: [], values: new Set(), status: ACTIVE, hasChance: false });
-    }
-    this.active = n;
+  newSeat() {
+    return { cards: [], values: new Set(), status: ACTIVE, hasChance: false };
   }
 
   *playRound() {
@@ -401,29 +232,6 @@ class Game {
     throw ROUND_OVER;
   }
 
-  endRound() {
-    const bonus = this.options.flip7_bonus;
-    for (let seat = 0; seat < this.n; seat++) {
-      const player = this.seats[seat];
-      this.totals[seat] += scoreHand(player.cards, player.status === BUSTED, bonus);
-      for (const text of player.cards) this.discard.push(text);
-      player.cards = [];
-    }
-    for (const text of this.inPlay) this.discard.push(text);
-    this.inPlay = [];
-  }
-
-  gameEnded() {
-    const top = Math.max(...this.totals);
-    if (top < this.options.target_score) return false;
-    const leaders = [];
-    for (let seat = 0; seat < this.n; seat++) if (this.totals[seat] === top) leaders.push(seat);
-    if (leaders.length > 1 && this.options.tie_at_target === 'play_another_round') return false;
-    this.over = true;
-    this.winners = leaders;
-    return true;
-  }
-
   // ---- cards moving ----
 
   draw() {
@@ -436,24 +244,8 @@ class Game {
     return this.pile[this.top++];
   }
 
-  reshuffle() {
-    // Only the discard pile is shuffled: table and in-play cards stay where they are.
-    if (this.nextReshuffle >= this.reshuffles.length) {
-      throw new RulesError(`a reshuffle of the ${this.discard.length}-card discard pile is needed in round ${this.round}, but no reshuffle order is left`);
-    }
-    const order = this.reshuffles[this.nextReshuffle++];
-    if (!sameCards(order, this.discard)) {
-      throw new RulesError(`reshuffle order ${this.nextReshuffle - 1} is not a permutation of the discard pile (${this.discard.length} cards: ${this.discard.slice().sort().join(' ')}); got ${order.length} cards: ${order.join(' ')}`);
-    }
-    this.pile = order;
-    this.top = 0;
-    this.discard = [];
-  }
-
   setStatus(seat, status) {
-    const player = this.seats[seat];
-    if (player.status === ACTIVE) this.active--;
-    player.status = status;
+    super.setStatus(seat, status);
     if (this.active === 0) throw ROUND_OVER;
   }
 
@@ -461,11 +253,6 @@ class Game {
     const seats = [];
     for (let seat = 0; seat < this.n; seat++) if (this.seats[seat].status === ACTIVE) seats.push(seat);
     return seats;
-  }
-
-  discardInPlay(text) {
-    removeFirst(this.inPlay, text);
-    this.discard.push(text);
   }
 
   /** Draw one card for `seat` and resolve it; `setAside` collects the actions of a Flip Three in progress. */
@@ -556,22 +343,6 @@ class Game {
 
 function hitOrStay(seat) {
   return { player: seat, kind: 'hit_or_stay', card: null, options: HIT_OR_STAY };
-}
-
-/** A decision: made at once when it has one legal choice, otherwise yielded to the caller of the game. */
-function* choose(player, kind, options, cardText) {
-  if (options.length === 1) return options[0];
-  return yield { player, kind, card: cardText, options };
-}
-
-function checkDeck(composition, decks, pile) {
-  const expected = [];
-  for (let d = 0; d < decks; d++) {
-    for (const [text, count] of composition) for (let i = 0; i < count; i++) expected.push(text);
-  }
-  if (!sameCards(expected, pile)) {
-    throw new RulesError(`the deck is not a permutation of the ruleset's deck for ${decks} deck(s): ${pile.length} cards given, ${expected.length} expected`);
-  }
 }
 
 module.exports = {

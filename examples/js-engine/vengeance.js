@@ -14,20 +14,14 @@
  * player's `cards` as the observation shows it.
  */
 
-const { RulesError, Unsupported } = require('./flip7');
+const {
+  ACTIVE, BUSTED, CardGame, FLIP7_SIZE, HIT_OR_STAY, ROUND_OVER, RulesError, STAYED, Unsupported,
+  applyOptions, cardList, cardReader, checkOption, choose, isTable, parseDeck, removeFirst, rulesetTable,
+} = require('./shared');
 
-const ACTIVE = 'active';
-const STAYED = 'stayed';
-const BUSTED = 'busted';
-
-const FLIP7_SIZE = 7;
 const FLIP4_CARDS = 4;
 const THIRTEEN = 13;
-const HIT_OR_STAY = Object.freeze(['hit', 'stay']);
 const HIT_ONLY = Object.freeze(['hit']);
-
-/** Thrown where the round ends at once; never escapes the game loop. */
-const ROUND_OVER = Object.freeze({ roundOver: true });
 
 // ---- cards ---------------------------------------------------------------------------------------
 
@@ -54,20 +48,9 @@ const ALIASES = {
 const NUMBER_PATTERN = /^(0|[1-9][0-9]?)$/;
 const MINUS_PATTERN = /^-([1-9][0-9]?)$/;
 
-const cardCache = new Map();
-
-function canonicalText(text) {
-  const stripped = text.trim();
-  const upper = stripped.toUpperCase();
-  if (Object.prototype.hasOwnProperty.call(ALIASES, upper)) return ALIASES[upper];
-  if (Object.prototype.hasOwnProperty.call(ACTION_TEXTS, upper) || Object.prototype.hasOwnProperty.call(SPECIAL_TEXTS, upper)) return upper;
-  if (stripped.startsWith('÷')) return '/' + stripped.slice(1);
-  return stripped.replace(/−/g, '-');
-}
-
 function buildCard(text) {
-  if (Object.prototype.hasOwnProperty.call(ACTION_TEXTS, text)) return { text, kind: ACTION_TEXTS[text], value: 0, special: null };
-  if (Object.prototype.hasOwnProperty.call(SPECIAL_TEXTS, text)) {
+  if (Object.hasOwn(ACTION_TEXTS, text)) return { text, kind: ACTION_TEXTS[text], value: 0, special: null };
+  if (Object.hasOwn(SPECIAL_TEXTS, text)) {
     const [value, special] = SPECIAL_TEXTS[text];
     return { text, kind: NUMBER, value, special };
   }
@@ -85,19 +68,12 @@ function buildCard(text) {
  * @returns {{text: string, kind: string, value: number, special: string|null}}
  * @throws {RulesError} for a text that names no Vengeance card (a base-game card included).
  */
-function card(text) {
-  let found = cardCache.get(text);
-  if (found !== undefined) return found;
-  if (typeof text !== 'string') throw new RulesError(`a card must be a string, got ${JSON.stringify(text)}`);
-  const canonical = canonicalText(text);
-  found = cardCache.get(canonical);
-  if (found === undefined) {
-    found = Object.freeze(buildCard(canonical));
-    cardCache.set(canonical, found);
-  }
-  cardCache.set(text, found);
-  return found;
-}
+const card = cardReader({
+  aliases: ALIASES,
+  isKeyword: (upper) => Object.hasOwn(ACTION_TEXTS, upper) || Object.hasOwn(SPECIAL_TEXTS, upper),
+  readsMultiply: false,
+  build: (text) => Object.freeze(buildCard(text)),
+});
 
 /**
  * The canonical texts of `texts`, each checked to be a Vengeance card.
@@ -107,8 +83,7 @@ function card(text) {
  * @throws {RulesError} for a value that is not a list of Vengeance cards.
  */
 function vengeanceCards(texts, where) {
-  if (!Array.isArray(texts)) throw new RulesError(`${where} must be a list of cards`);
-  return texts.map((text) => card(text).text);
+  return cardList(texts, where, (text) => card(text).text);
 }
 
 // ---- rulesets ------------------------------------------------------------------------------------
@@ -195,29 +170,9 @@ const OPTIONS = Object.freeze({
 // Options of the base game only: a Vengeance ruleset that sets them is malformed, not unsupported.
 const BASE_GAME_ONLY_OPTIONS = new Set(['second_chance_ends_turn', 'set_aside_on_bust']);
 
-function checkOption(name, value) {
+function checkVengeanceOption(name, value) {
   if (BASE_GAME_ONLY_OPTIONS.has(name)) throw new RulesError(`option ${name} applies to the base game only, not Vengeance`);
-  if (!Object.prototype.hasOwnProperty.call(OPTIONS, name)) throw new Unsupported(`this engine does not implement the ${name} option`);
-  const spec = OPTIONS[name];
-  if (spec.integer) {
-    if (!Number.isInteger(value) || value < 0) throw new RulesError(`option ${name}: expected a whole number >= 0, got ${JSON.stringify(value)}`);
-    return;
-  }
-  if (typeof value !== typeof spec.values[0]) throw new RulesError(`option ${name}: expected a ${typeof spec.values[0]}, got ${JSON.stringify(value)}`);
-  if (!spec.values.includes(value)) throw new Unsupported(`this engine does not implement ${name}=${JSON.stringify(value)}`);
-}
-
-function parseDeck(deck) {
-  if (deck === null || typeof deck !== 'object' || Array.isArray(deck)) throw new RulesError('ruleset.deck must be a table of card: count');
-  const composition = new Map();
-  for (const [text, count] of Object.entries(deck)) {
-    if (!Number.isInteger(count) || count < 0) throw new RulesError(`ruleset.deck.${text}: count must be a whole number >= 0`);
-    const canonical = card(text).text;
-    if (composition.has(canonical)) throw new RulesError(`ruleset.deck.${text}: card ${canonical} listed twice`);
-    if (count) composition.set(canonical, count);
-  }
-  if (![...composition.keys()].some((text) => card(text).kind === NUMBER)) throw new RulesError('ruleset.deck has no Number card');
-  return composition;
+  checkOption(OPTIONS, name, value);
 }
 
 /**
@@ -227,8 +182,8 @@ function parseDeck(deck) {
  * @returns {boolean}
  */
 function isVengeanceRuleset(data) {
-  const base = data !== null && typeof data === 'object' && !Array.isArray(data) ? data.base : data;
-  return typeof base === 'string' && Object.prototype.hasOwnProperty.call(PRESETS, base);
+  const base = isTable(data) ? data.base : data;
+  return typeof base === 'string' && Object.hasOwn(PRESETS, base);
 }
 
 /**
@@ -240,24 +195,16 @@ function isVengeanceRuleset(data) {
  *   malformed ruleset (a base-game card or option in a Vengeance ruleset included).
  */
 function rulesFromJson(data) {
-  if (typeof data === 'string') data = { name: data, base: data };
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new RulesError('ruleset must be a preset name or a table');
+  data = rulesetTable(data);
   const base = data.base === undefined ? 'flip7' : data.base;
-  if (!Object.prototype.hasOwnProperty.call(PRESETS, base)) {
+  if (!Object.hasOwn(PRESETS, base)) {
     throw new Unsupported(`ruleset base ${JSON.stringify(base)} is not a Vengeance preset; this module knows ${Object.keys(PRESETS).join(', ')}`);
   }
   if (data.game !== undefined && data.game !== 'vengeance') throw new RulesError(`ruleset.game ${JSON.stringify(data.game)} does not match base ${base} (vengeance)`);
   const name = data.name === undefined ? base : data.name;
-  const options = { ...DEFAULT_OPTIONS, ...PRESETS[base].options };
-  const given = data.options === undefined ? {} : data.options;
-  if (given === null || typeof given !== 'object' || Array.isArray(given)) throw new RulesError('ruleset.options must be a table');
-  for (const [key, value] of Object.entries(given)) {
-    checkOption(key, value);
-    options[key] = value;
-  }
-  if (options.players_per_deck < 1) throw new RulesError('option players_per_deck must be at least 1');
+  const options = applyOptions({ ...DEFAULT_OPTIONS, ...PRESETS[base].options }, data.options, checkVengeanceOption);
   if (options.max_players && options.max_players < options.min_players) throw new RulesError('option max_players is below min_players');
-  const deck = parseDeck(data.deck === undefined ? PRESETS[base].deck : data.deck);
+  const deck = parseDeck(data.deck === undefined ? PRESETS[base].deck : data.deck, card, false);
   return { name, options, deck };
 }
 
@@ -346,28 +293,12 @@ function sameJson(a, b) {
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
-  return keys.every((key) => Object.prototype.hasOwnProperty.call(b, key) && sameJson(a[key], b[key]));
+  return keys.every((key) => Object.hasOwn(b, key) && sameJson(a[key], b[key]));
 }
 
 // ---- the game ------------------------------------------------------------------------------------
 
-function sameCards(a, b) {
-  if (a.length !== b.length) return false;
-  const counts = new Map();
-  for (const text of a) counts.set(text, (counts.get(text) || 0) + 1);
-  for (const text of b) {
-    const left = counts.get(text);
-    if (!left) return false;
-    counts.set(text, left - 1);
-  }
-  return true;
-}
-
-function removeFirst(list, text) {
-  list.splice(list.indexOf(text), 1);
-}
-
-class VengeanceGame {
+class VengeanceGame extends CardGame {
   /**
    * Start a game and play it up to its first decision.
    * @param {{options: object, deck: Map<string, number>}} rules from {@link rulesFromJson}
@@ -378,118 +309,31 @@ class VengeanceGame {
    * @throws {RulesError} for a bad setup (player count, dealer, a deck that is not the ruleset's).
    */
   constructor(rules, players, dealer, deck, reshuffles = []) {
-    const options = rules.options;
-    if (!Number.isInteger(players) || players < 1) throw new RulesError(`players must be a whole number >= 1, got ${JSON.stringify(players)}`);
-    if (players < options.min_players) throw new RulesError(`this ruleset needs at least ${options.min_players} players, got ${players}`);
-    if (options.max_players && players > options.max_players) throw new RulesError(`this ruleset allows at most ${options.max_players} players, got ${players}`);
-    if (!Number.isInteger(dealer) || dealer < 0 || dealer >= players) throw new RulesError(`dealer must be a seat from 0 to ${players - 1}, got ${JSON.stringify(dealer)}`);
-    if (!Array.isArray(reshuffles)) throw new RulesError('reshuffles must be a list of card lists');
-    this.rules = rules;
-    this.options = options;
-    this.n = players;
+    super(rules, players, dealer, deck, reshuffles, vengeanceCards);
     this.allSeats = Array.from({ length: players }, (_, seat) => seat);
-    this.dealer = dealer;
-    this.pile = vengeanceCards(deck, 'deck');
-    checkDeck(rules.deck, Math.ceil(players / options.players_per_deck), this.pile);
-    this.top = 0; // index of the top card in this.pile
-    this.reshuffles = reshuffles.map((order, i) => vengeanceCards(order, `reshuffles[${i}]`));
-    this.nextReshuffle = 0;
-    this.discard = [];
-    this.inPlay = [];
-    this.round = 0;
-    this.totals = new Array(players).fill(0);
-    this.seats = [];
-    this.order = [];
-    this.active = 0;
     this.flip7Seats = [];
     this.brutalTargets = [];
-    this.pending = null;
-    this.over = false;
-    this.winners = [];
-    this.failure = null;
-    this.flow = this.play();
-    this.advance(undefined);
+    this.start();
   }
 
-  /**
-   * Make the pending decision and play on to the next one (or to the end of the game).
-   * @param {string|number|object|object[]} choice one of `this.pending.options`, compared as JSON
-   * @throws {RulesError} for an illegal choice (the game is then unchanged) or a failure while playing.
-   */
-  decide(choice) {
-    if (this.failure !== null) throw new RulesError(`the game stopped on an error: ${this.failure}`);
-    const pending = this.pending;
-    if (pending === null) throw new RulesError('no decision is pending: the game is over');
-    const option = pending.options.find((o) => sameJson(o, choice));
-    if (option === undefined) {
-      throw new RulesError(`${JSON.stringify(choice)} is not a legal choice for the pending ${pending.kind} decision of player ${pending.player}; legal choices: ${pending.options.map((o) => JSON.stringify(o)).join(', ')}`);
-    }
-    this.advance(option);
+  /** The option of `options` equal to `choice` as JSON. */
+  legalOption(options, choice) {
+    return options.find((o) => sameJson(o, choice));
   }
 
-  /**
-   * The canonical observation of the protocol (docs/protocol.md).
-   * @returns {object}
-   */
-  observation() {
-    return {
-      round: this.round,
-      dealer: this.dealer,
-      draw_pile: this.pile.length - this.top,
-      discard_pile: this.discard.length,
-      in_play: this.inPlay.slice(),
-      players: this.seats.map((p, seat) => ({
-        cards: p.cards.slice(),
-        status: p.status,
-        round_score: scoreHand(p.cards, p.status === BUSTED, this.rules),
-        total: this.totals[seat],
-      })),
-      pending: this.pending,
-      over: this.over,
-      winners: this.winners.slice(),
-    };
-  }
-
-  advance(choice) {
-    let step;
-    try {
-      step = this.flow.next(choice);
-    } catch (error) {
-      this.failure = error.message;
-      this.pending = null;
-      throw error;
-    }
-    this.pending = step.done ? null : step.value;
+  /** A player's round score as it stands: 0 if busted. */
+  roundScore(player) {
+    return scoreHand(player.cards, player.status === BUSTED, this.rules);
   }
 
   // ---- rounds ----
 
-  *play() {
-    for (;;) {
-      this.startRound();
-      try {
-        yield* this.playRound();
-      } catch (signal) {
-        if (signal !== ROUND_OVER) throw signal;
-      }
-      if (this.options.brutal_mode) yield* this.brutalChoices();
-      this.endRound();
-      if (this.gameEnded()) return;
-      this.dealer = (this.dealer + 1) % this.n;
-    }
+  newSeat() {
+    return { cards: [], status: ACTIVE };
   }
 
   startRound() {
-    const n = this.n;
-    const first = this.options.deal_start === 'dealer' ? this.dealer : this.dealer + 1;
-    this.round++;
-    this.order = [];
-    this.seats = [];
-    for (let i = 0; i < n; i++) {
-      this.order.push((first + i) % n);
-      this.seats.push({ cards: [], status: ACTIVE });
-    }
-    this.active = n;
+    super.startRound();
     this.flip7Seats = [];
     this.brutalTargets = [];
   }
@@ -535,40 +379,23 @@ class VengeanceGame {
   }
 
   /** Brutal Mode: each Flip 7 of the round, in order, takes the bonus (own seat) or 15 off another seat. */
-  *brutalChoices() {
+  *afterRound() {
+    if (!this.options.brutal_mode) return;
     for (const seat of this.flip7Seats) {
       const target = yield* choose(seat, 'target', this.allSeats, null);
       this.brutalTargets.push([seat, target]);
     }
   }
 
-  endRound() {
+  roundScores() {
     const bonus = this.options.flip7_bonus;
-    const scores = this.seats.map((p) => scoreHand(p.cards, p.status === BUSTED, this.rules));
+    const scores = super.roundScores();
     for (const [seat, target] of this.brutalTargets) {
       if (target === seat) continue;
       scores[seat] -= bonus;
       scores[target] -= bonus;
     }
-    for (let seat = 0; seat < this.n; seat++) {
-      const player = this.seats[seat];
-      this.totals[seat] += scores[seat];
-      for (const text of player.cards) this.discard.push(text);
-      player.cards = [];
-    }
-    for (const text of this.inPlay) this.discard.push(text);
-    this.inPlay = [];
-  }
-
-  gameEnded() {
-    const top = Math.max(...this.totals);
-    if (top < this.options.target_score) return false;
-    const leaders = [];
-    for (let seat = 0; seat < this.n; seat++) if (this.totals[seat] === top) leaders.push(seat);
-    if (leaders.length > 1 && this.options.tie_at_target === 'play_another_round') return false;
-    this.over = true;
-    this.winners = leaders;
-    return true;
+    return scores;
   }
 
   // ---- the deck ----
@@ -581,32 +408,7 @@ class VengeanceGame {
     return this.pile[this.top++];
   }
 
-  reshuffle() {
-    // Only the discard pile is shuffled: table cards, a Flip Four in progress and held-back cards stay out.
-    if (this.nextReshuffle >= this.reshuffles.length) {
-      throw new RulesError(`a reshuffle of the ${this.discard.length}-card discard pile is needed in round ${this.round}, but no reshuffle order is left`);
-    }
-    const order = this.reshuffles[this.nextReshuffle++];
-    if (!sameCards(order, this.discard)) {
-      throw new RulesError(`reshuffle order ${this.nextReshuffle - 1} is not a permutation of the discard pile (${this.discard.length} cards: ${this.discard.slice().sort().join(' ')}); got ${order.length} cards: ${order.join(' ')}`);
-    }
-    this.pile = order;
-    this.top = 0;
-    this.discard = [];
-  }
-
-  discardInPlay(text) {
-    removeFirst(this.inPlay, text);
-    this.discard.push(text);
-  }
-
   // ---- players and rows ----
-
-  setStatus(seat, status) {
-    const player = this.seats[seat];
-    if (player.status === ACTIVE) this.active--;
-    player.status = status;
-  }
 
   notBusted() {
     const seats = [];
@@ -791,22 +593,6 @@ class VengeanceGame {
     }
     this.discard.push(this.takeFromRow(ref));
     this.discardInPlay(text);
-  }
-}
-
-/** A decision: made at once when it has one legal choice, otherwise yielded to the caller of the game. */
-function* choose(player, kind, options, cardText) {
-  if (options.length === 1) return options[0];
-  return yield { player, kind, card: cardText, options };
-}
-
-function checkDeck(composition, decks, pile) {
-  const expected = [];
-  for (let d = 0; d < decks; d++) {
-    for (const [text, count] of composition) for (let i = 0; i < count; i++) expected.push(text);
-  }
-  if (!sameCards(expected, pile)) {
-    throw new RulesError(`the deck is not a permutation of the ruleset's deck for ${decks} deck(s): ${pile.length} cards given, ${expected.length} expected`);
   }
 }
 

@@ -4,23 +4,9 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { RulesError, Unsupported } = require('../flip7');
 const { VengeanceGame, PRESETS, isVengeanceRuleset, rulesFromJson, scoreHand } = require('../vengeance');
+const { stackedDeck, play, rows } = require('./helpers');
 
 // ---- helpers ---------------------------------------------------------------------------------------
-
-/** The whole deck of `rules` for `players`, `prefix` on top and the other cards in composition order. */
-function stackedDeck(rules, players, prefix) {
-  const rest = [];
-  const decks = Math.ceil(players / rules.options.players_per_deck);
-  for (let d = 0; d < decks; d++) {
-    for (const [text, count] of rules.deck) for (let i = 0; i < count; i++) rest.push(text);
-  }
-  for (const text of prefix) {
-    const at = rest.indexOf(text);
-    if (at < 0) throw new Error(`the deck has no more ${text}`);
-    rest.splice(at, 1);
-  }
-  return prefix.concat(rest);
-}
 
 /** A game whose draw pile starts with `prefix`; with 3 players and Dealer 2 the turns go 0, 1, 2. */
 function stackedGame(prefix, { ruleset = 'vengeance', players = 3, dealer = 2, reshuffles = [] } = {}) {
@@ -28,12 +14,6 @@ function stackedGame(prefix, { ruleset = 'vengeance', players = 3, dealer = 2, r
   return new VengeanceGame(rules, players, dealer, stackedDeck(rules, players, prefix), reshuffles);
 }
 
-function play(game, ...choices) {
-  for (const choice of choices) game.decide(choice);
-  return game;
-}
-
-const rows = (game) => game.observation().players.map((p) => p.cards);
 const statuses = (game) => game.observation().players.map((p) => p.status);
 const ref = (player, index) => ({ player, index });
 const hitOrStay = (player) => ({ player, kind: 'hit_or_stay', card: null, options: ['hit', 'stay'] });
