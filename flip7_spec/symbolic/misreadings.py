@@ -18,7 +18,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Protocol, TypeVar
 
 import z3  # type: ignore[import-untyped, unused-ignore]
 
@@ -267,13 +267,39 @@ def misreadings_for(ruleset: Ruleset) -> list[Misreading]:
 # ---------------------------------------------------------------------------------------------------------
 
 
-def _search(ruleset: Ruleset, players: int | None, misreading: Misreading, rivals: Sequence[Misreading],
-            timeout_ms: int) -> CaseSearch:
+class CaseHand(Protocol):
+    """What the search needs of a symbolic hand (:class:`SymbolicHand` or a hand of another game's model)."""
+
+    domain: Any
+    score: Expr
+    size: Expr
+
+    def constraints(self) -> list[Expr]:
+        """The conditions for the variables to describe a hand of the domain."""
+
+    def canonical_weight(self) -> Expr:
+        """A weight that differs between any two hands."""
+
+    def point_in(self, model: Any) -> Any:
+        """The hand a z3 model assigns to the variables."""
+
+
+H = TypeVar("H", bound=CaseHand)
+M = TypeVar("M", bound=Misreading)
+
+
+def smallest_case(ruleset: Ruleset, players: int | None, misreading: M, rivals: Sequence[M], timeout_ms: int,
+                  new_hand: Callable[[Any], H], term: Callable[[M, H], Expr]) -> CaseSearch:
+    """Search a hand with the fewest cards on which ``misreading`` scores differently from the specification.
+
+    ``new_hand`` builds the symbolic hand of the ruleset's model in a z3 context, and ``term`` gives a
+    misreading's score of it.
+    """
     started = time.perf_counter()
-    domain = domain_of(ruleset, players)
     ctx = z3.Context()
-    hand = SymbolicHand(domain, ctx, "H")
-    wrong = misreading.symbolic(hand)
+    hand = new_hand(ctx)
+    domain = hand.domain
+    wrong = term(misreading, hand)
     # the fewest cards, by iterative deepening: every smaller size is proved to have no distinguishing hand
     deepen = z3.Solver(ctx=ctx)
     deepen.set("timeout", timeout_ms)
@@ -293,7 +319,7 @@ def _search(ruleset: Ruleset, players: int | None, misreading: Misreading, rival
     optimizer = z3.Optimize(ctx=ctx)
     optimizer.set(timeout=timeout_ms)
     optimizer.add(*hand.constraints(), wrong != hand.score, hand.size == size)
-    others = [r.symbolic(hand) for r in rivals if r.id != misreading.id]
+    others = [term(r, hand) for r in rivals if r.id != misreading.id]
     if others:
         one, zero = z3.IntVal(1, ctx), z3.IntVal(0, ctx)
         optimizer.maximize(total(ctx, [z3.If(other != wrong, one, zero) for other in others]))
@@ -322,6 +348,14 @@ def _search(ruleset: Ruleset, players: int | None, misreading: Misreading, rival
     case = ScoringCase(misreading.id, misreading.misreading, misreading.clause, [c.text for c in cards],
                        point.busted, expected, got, count)
     return CaseSearch(misreading, case, time.perf_counter() - started)
+
+
+def _search(ruleset: Ruleset, players: int | None, misreading: Misreading, rivals: Sequence[Misreading],
+            timeout_ms: int) -> CaseSearch:
+    def new_hand(ctx: Any) -> SymbolicHand:
+        return SymbolicHand(domain_of(ruleset, players), ctx, "H")
+
+    return smallest_case(ruleset, players, misreading, rivals, timeout_ms, new_hand, lambda m, h: m.symbolic(h))
 
 
 def search_cases(ruleset: Ruleset, players: int | None = None,

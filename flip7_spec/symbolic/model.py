@@ -432,7 +432,16 @@ class SymbolicHand:
 # Evaluating z3 terms fast: a small compiler to Python
 # ---------------------------------------------------------------------------------------------------------
 
-_TEMPLATES: Final[dict[int, Callable[[list[str]], str]]] = {
+def _div(a: int, b: int) -> int:
+    """SMT-LIB integer division (the remainder is never negative)."""
+    q = a // b
+    return q if a - q * b >= 0 else q + 1
+
+
+Templates = dict[int, Callable[[list[str]], str]]
+"""Python source for each z3 operation a compiler knows, from the source of its arguments."""
+
+COMMON_TEMPLATES: Final[Templates] = {
     z3.Z3_OP_ADD: lambda a: "(" + " + ".join(a) + ")",
     z3.Z3_OP_SUB: lambda a: "(" + " - ".join(a) + ")",
     z3.Z3_OP_MUL: lambda a: "(" + " * ".join(a) + ")",
@@ -445,21 +454,27 @@ _TEMPLATES: Final[dict[int, Callable[[list[str]], str]]] = {
     z3.Z3_OP_EQ: lambda a: f"({a[0]} == {a[1]})",
     z3.Z3_OP_IFF: lambda a: f"({a[0]} == {a[1]})",
     z3.Z3_OP_XOR: lambda a: f"({a[0]} != {a[1]})",
-    z3.Z3_OP_DISTINCT: lambda a: f"(len({{{', '.join(a)}}}) == {len(a)})",
     z3.Z3_OP_LE: lambda a: f"({a[0]} <= {a[1]})",
     z3.Z3_OP_LT: lambda a: f"({a[0]} < {a[1]})",
     z3.Z3_OP_GE: lambda a: f"({a[0]} >= {a[1]})",
     z3.Z3_OP_GT: lambda a: f"({a[0]} > {a[1]})",
 }
+"""The integer and Boolean operations every compiler of z3 terms knows."""
+
+_TEMPLATES: Final[Templates] = {
+    **COMMON_TEMPLATES,
+    z3.Z3_OP_DISTINCT: lambda a: f"(len({{{', '.join(a)}}}) == {len(a)})",
+}
 
 
-def compile_exprs(inputs: Sequence[Expr], outputs: Sequence[Expr]) -> Callable[..., tuple[Any, ...]]:
+def compile_with(templates: Templates, inputs: Sequence[Expr],
+                 outputs: Sequence[Expr]) -> Callable[..., tuple[Any, ...]]:
     """A Python function computing the values of the z3 terms ``outputs`` from values of the variables
-    ``inputs`` (positional, in order), with z3's meaning for integer and Boolean operations.
+    ``inputs`` (positional, in order), for terms built from the operations of ``templates``.
 
-    It evaluates exactly the given terms, each shared subterm once, and is much faster than
-    ``z3.substitute`` per call. Raises :class:`SymbolicError` for an operation it does not know or a
-    variable missing from ``inputs``.
+    Each shared subterm is evaluated once. Raises :class:`SymbolicError` for an operation it does not know, a
+    distinct of more than two terms, a division by anything but a positive constant, or a variable missing
+    from ``inputs``.
     """
     names: dict[int, str] = {x.get_id(): f"a{i}" for i, x in enumerate(inputs)}
     lines: list[str] = []
@@ -475,11 +490,13 @@ def compile_exprs(inputs: Sequence[Expr], outputs: Sequence[Expr]) -> Callable[.
         if z3.is_false(e):
             return "False"
         kind = e.decl().kind()
-        template = _TEMPLATES.get(kind)
+        template = templates.get(kind)
         if template is None:
             raise SymbolicError(f"cannot evaluate the z3 term {e.decl().name()} ({e.sexpr()[:60]})")
         if kind == z3.Z3_OP_DISTINCT and e.num_args() != 2:
             raise SymbolicError("cannot evaluate a z3 distinct of more than two terms")
+        if kind == z3.Z3_OP_IDIV and not (z3.is_int_value(e.arg(1)) and e.arg(1).as_long() > 0):
+            raise SymbolicError("cannot evaluate a z3 division by anything but a positive constant")
         text = template([visit(c) for c in e.children()])
         name = f"t{len(lines)}"
         lines.append(f"    {name} = {text}")
@@ -489,21 +506,37 @@ def compile_exprs(inputs: Sequence[Expr], outputs: Sequence[Expr]) -> Callable[.
     results = [visit(e) for e in outputs]
     params = ", ".join(f"a{i}" for i in range(len(inputs)))
     source = f"def compiled({params}):\n" + "\n".join(lines) + f"\n    return ({', '.join(results)},)\n"
-    namespace: dict[str, Any] = {}
+    namespace: dict[str, Any] = {"_div": _div}
     exec(compile(source, "<z3 terms>", "exec"), namespace)
     function: Callable[..., tuple[Any, ...]] = namespace["compiled"]
     return function
 
 
-def score_function(domain: Domain) -> Callable[[Point], int]:
-    """The model's round score as a Python function of a point (the compiled :attr:`SymbolicHand.score`)."""
-    hand = SymbolicHand(domain, z3.Context())
-    compiled = compile_exprs(hand.inputs(), [hand.score])
+def compile_exprs(inputs: Sequence[Expr], outputs: Sequence[Expr]) -> Callable[..., tuple[Any, ...]]:
+    """A Python function computing the values of the z3 terms ``outputs`` from values of the variables
+    ``inputs`` (positional, in order), with z3's meaning for integer and Boolean operations.
 
-    def score(point: Point) -> int:
+    It evaluates exactly the given terms, each shared subterm once, and is much faster than
+    ``z3.substitute`` per call. Raises :class:`SymbolicError` for an operation it does not know or a
+    variable missing from ``inputs``.
+    """
+    return compile_with(_TEMPLATES, inputs, outputs)
+
+
+def compiled_score(hand: Any, compile_fn: Callable[[list[Expr], list[Expr]], Callable[..., tuple[Any, ...]]]
+                   ) -> Callable[[Any], int]:
+    """The round score of the symbolic ``hand`` as a Python function of a point, compiled by ``compile_fn``."""
+    compiled = compile_fn(hand.inputs(), [hand.score])
+
+    def score(point: Any) -> int:
         return int(compiled(*hand.values(point))[0])
 
     return score
+
+
+def score_function(domain: Domain) -> Callable[[Point], int]:
+    """The model's round score as a Python function of a point (the compiled :attr:`SymbolicHand.score`)."""
+    return compiled_score(SymbolicHand(domain, z3.Context()), compile_exprs)
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import importlib
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Final, Protocol
+from typing import Any, Final, Generic, Protocol, TypeVar
 
 import z3  # type: ignore[import-untyped, unused-ignore]
 
@@ -67,18 +67,30 @@ class Step(Enum):
     UNFREEZE = "the same cards without the Freeze"
 
 
+H = TypeVar("H")
+"""A symbolic hand of a game's model."""
+
+P = TypeVar("P")
+"""A concrete hand (point) of a game's domain."""
+
+FORALL: Final = "forall"
+MAX: Final = "max"
+MIN: Final = "min"
+EXISTS: Final = "exists"
+
+
 @dataclass(frozen=True)
-class Claim:
+class HandClaim(Generic[H]):
     """What a theorem's property talks about: hand A and its score, hand B and its score for a theorem about
     a step, and the bound found for a theorem about an optimum."""
 
-    a: SymbolicHand
+    a: H
     sa: Expr
-    b: SymbolicHand | None = None
+    b: H | None = None
     sb: Expr | None = None
     bound: int | None = None
 
-    def after(self) -> tuple[SymbolicHand, Expr]:
+    def after(self) -> tuple[H, Expr]:
         """Hand B and its score. Raises :class:`SymbolicError` for a theorem about one hand."""
         if self.b is None or self.sb is None:
             raise SymbolicError("this property needs hand B: declare the theorem with a step")
@@ -90,6 +102,9 @@ class Claim:
             raise SymbolicError("this property needs a bound: declare the theorem with an optimum")
         return self.bound
 
+
+Claim = HandClaim[SymbolicHand]
+"""A claim about hands of the base-game model."""
 
 Property = Callable[[Claim], Expr]
 """Builds a theorem's property (a z3 Boolean) from its :class:`Claim`."""
@@ -110,6 +125,11 @@ class Theorem:
     prop: Property
     step: Step | None = None
     optimum: str | None = None
+
+    @property
+    def kind(self) -> str:
+        """``max`` or ``min`` for a theorem about an optimum, else ``forall``."""
+        return self.optimum or FORALL
 
 
 @dataclass(frozen=True)
@@ -214,15 +234,31 @@ def step_relation(step: Step, a: SymbolicHand, b: SymbolicHand) -> list[Expr]:
         return same_numbers + [x == y for x, y in zip(a.mods, b.mods, strict=True)] + [
             a.frozen, z3.Not(b.frozen), a.busted == b.busted]
     kind = Kind.ADD if step is Step.PLUS else Kind.MULTIPLY
-    relation = same_numbers + same_flags
+    return same_numbers + same_flags + one_more_modifier(ctx, a.mods, b.mods, a.domain.modifiers, kind)
+
+
+def one_more_modifier(ctx: Any, before: Sequence[Expr], after: Sequence[Expr], modifiers: Sequence[Any],
+                      kind: Kind) -> list[Expr]:
+    """Constraints saying that the modifier counts ``after`` are ``before`` with one more card of ``kind``."""
+    relation = []
     added = []
-    for x, y, m in zip(a.mods, b.mods, a.domain.modifiers, strict=True):
+    for x, y, m in zip(before, after, modifiers, strict=True):
         if m.kind is kind:
             relation.append(y >= x)
             added.append(y - x)
         else:
             relation.append(x == y)
     return [*relation, total(ctx, added) == 1]
+
+
+def modifier_steps(mods: tuple[int, ...], modifiers: Sequence[Any], kind: Kind,
+                   delta: int) -> Iterator[tuple[int, ...]]:
+    """The modifier counts ``mods`` with one card of ``kind`` more (``delta`` 1) or fewer (``delta`` -1)."""
+    for i, m in enumerate(modifiers):
+        if m.kind is kind and mods[i] + delta >= 0:
+            changed = list(mods)
+            changed[i] += delta
+            yield tuple(changed)
 
 
 def successors(domain: Domain, point: Point, step: Step) -> Iterator[Point]:
@@ -236,11 +272,8 @@ def successors(domain: Domain, point: Point, step: Step) -> Iterator[Point]:
             candidates = [Point(point.numbers, point.mods, False, point.busted)]
     else:
         kind = Kind.ADD if step is Step.PLUS else Kind.MULTIPLY
-        for i, m in enumerate(domain.modifiers):
-            if m.kind is kind:
-                mods = list(point.mods)
-                mods[i] += 1
-                candidates.append(Point(point.numbers, tuple(mods), point.frozen, point.busted))
+        candidates = [Point(point.numbers, mods, point.frozen, point.busted)
+                      for mods in modifier_steps(point.mods, domain.modifiers, kind, 1)]
     return (p for p in candidates if domain.valid(p))
 
 
@@ -254,11 +287,8 @@ def predecessors(domain: Domain, point: Point, step: Step) -> Iterator[Point]:
             candidates = [Point(point.numbers, point.mods, True, point.busted)]
     else:
         kind = Kind.ADD if step is Step.PLUS else Kind.MULTIPLY
-        for i, m in enumerate(domain.modifiers):
-            if m.kind is kind and point.mods[i] > 0:
-                mods = list(point.mods)
-                mods[i] -= 1
-                candidates.append(Point(point.numbers, tuple(mods), point.frozen, point.busted))
+        candidates = [Point(point.numbers, mods, point.frozen, point.busted)
+                      for mods in modifier_steps(point.mods, domain.modifiers, kind, -1)]
     return (p for p in candidates if domain.valid(p))
 
 
@@ -277,7 +307,7 @@ def step_applies(domain: Domain, step: Step) -> bool:
 # ---------------------------------------------------------------------------------------------------------
 
 
-def _bust_zero(c: Claim) -> Expr:
+def bust_zero(c: HandClaim[Any]) -> Expr:
     return z3.Implies(c.a.busted, c.sa == 0)
 
 
@@ -323,11 +353,11 @@ def _freeze_banks(c: Claim) -> Expr:
     return c.sa == sb
 
 
-def _at_most(c: Claim) -> Expr:
+def at_most(c: HandClaim[Any]) -> Expr:
     return c.sa <= c.limit()
 
 
-def _at_least(c: Claim) -> Expr:
+def at_least(c: HandClaim[Any]) -> Expr:
     return c.sa >= c.limit()
 
 
@@ -344,7 +374,7 @@ def flip7_theorems(domain: Domain) -> list[Theorem]:
                                                if m.kind is Kind.MULTIPLY) > 1 else ()
     theorems = [
         Theorem("T-BUST-ZERO", "A busted hand scores 0, whatever else it holds.",
-                ("F7-SCORE-BUST", "F7-BUST"), _bust_zero),
+                ("F7-SCORE-BUST", "F7-BUST"), bust_zero),
         Theorem("T-BANK-NEVER-DECREASES", "Banking a round never lowers a total: total + round score >= total "
                 "for every hand, i.e. no round score is negative.", ("F7-BANK", "F7-SCORE"), _bank),
         Theorem("T-MOD-ONLY", "A hand without a Number that did not bust scores the sum of its +N cards "
@@ -366,9 +396,9 @@ def flip7_theorems(domain: Domain) -> list[Theorem]:
                 "bank their points, modifiers included.", ("F7-FREEZE", "F7-FREEZE-KEEPS-CARDS"), _freeze_banks,
                 Step.UNFREEZE),
         Theorem("T-MAX", "The highest round score is exactly {value}, reached by {witness}.",
-                ("F7-SCORE", "F7-MOD-X2", "F7-MOD-ADD", "F7-FLIP7-BONUS"), _at_most, optimum="max"),
+                ("F7-SCORE", "F7-MOD-X2", "F7-MOD-ADD", "F7-FLIP7-BONUS"), at_most, optimum="max"),
         Theorem("T-MIN", "The lowest round score is exactly {value}, reached by {witness}.",
-                ("F7-SCORE", "F7-SCORE-BUST"), _at_least, optimum="min"),
+                ("F7-SCORE", "F7-SCORE-BUST"), at_least, optimum="min"),
     ]
     return [t for t in theorems if t.step is None or step_applies(domain, t.step)]
 
@@ -379,69 +409,156 @@ def flip7_theorems(domain: Domain) -> list[Theorem]:
 
 
 @dataclass
-class ModelProof:
-    """The outcome of a theorem proved of the model: the bound and the hand reaching it for an optimum."""
+class ModelProof(Generic[P]):
+    """The outcome of a theorem proved of the model: the bound or witness score and the hand for an optimum
+    or an existence."""
 
     status: str
     seconds: float
     bound: int | None = None
-    witness: Point | None = None
+    witness: P | None = None
     hands: list[HandScore] = field(default_factory=list)
     detail: str = ""
 
 
-def _hand(domain: Domain, point: Point, score: int) -> HandScore:
+class GameTheorem(Protocol):
+    """What proving needs of a theorem of any game."""
+
+    @property
+    def kind(self) -> str:
+        """``forall``, ``max``, ``min`` or ``exists``."""
+
+    @property
+    def step(self) -> Any:
+        """The step from hand A to hand B, or ``None`` for a theorem about one hand."""
+
+    @property
+    def prop(self) -> Callable[[Any], Expr]:
+        """Builds the property from a :class:`HandClaim`."""
+
+
+def hand_score(domain: Any, point: Any, score: int) -> HandScore:
+    """A concrete hand of ``domain`` and the score it got."""
     return HandScore([c.text for c in domain.cards(point)], point.busted, score)
 
 
-def prove_on_model(theorem: Theorem, domain: Domain, timeout_ms: int) -> ModelProof:
-    """Prove ``theorem`` of the model: negation unsatisfiable, in a fresh context with a timeout."""
+def prove_with(theorem: GameTheorem, domain: Any, timeout_ms: int, new_hand: Callable[[Any, Any, str], Any],
+               relation: Callable[[Any, Any, Any], list[Expr]], optimum: str | None = None) -> ModelProof[Any]:
+    """Prove ``theorem`` of a game's model in a fresh context with a timeout: a theorem about every hand by
+    showing its negation unsatisfiable, after z3 ``Optimize`` found the bound (``max``, ``min``) or the
+    witness (``exists``). ``new_hand(domain, ctx, name)`` builds a symbolic hand and ``relation`` the
+    constraints of a step; ``optimum`` names what z3 looked for when it found none (default: the kind)."""
     started = time.perf_counter()
     ctx = z3.Context()
-    a = SymbolicHand(domain, ctx, "A")
-    b = SymbolicHand(domain, ctx, "B") if theorem.step is not None else None
+    a = new_hand(domain, ctx, "A")
+    b = new_hand(domain, ctx, "B") if theorem.step is not None else None
     sa = z3.Int("score(A)", ctx)
     sb = z3.Int("score(B)", ctx) if b is not None else None
     bound: int | None = None
-    witness: Point | None = None
-    if theorem.optimum is not None:
+    witness: Any = None
+    if theorem.kind in (MAX, MIN, EXISTS):
         optimizer = z3.Optimize(ctx=ctx)
         optimizer.set(timeout=timeout_ms)
-        optimizer.add(*a.constraints())
-        if theorem.optimum == "max":
+        optimizer.add(*a.constraints(), sa == a.score)
+        if theorem.kind == EXISTS:
+            optimizer.add(theorem.prop(HandClaim(a, sa)))
+        elif theorem.kind == MAX:
             optimizer.maximize(a.score)
         else:
             optimizer.minimize(a.score)
         optimizer.minimize(a.size)
         optimizer.minimize(a.canonical_weight())
-        if optimizer.check() != z3.sat:
+        answer = optimizer.check()
+        if answer == z3.unsat and theorem.kind == EXISTS:
+            return ModelProof(COUNTEREXAMPLE, time.perf_counter() - started,
+                              detail="z3 proved that no hand of the model has this property")
+        if answer != z3.sat:
             return ModelProof(UNKNOWN, time.perf_counter() - started,
-                              detail=f"z3 found no optimum: {optimizer.reason_unknown()}")
+                              detail=f"z3 found no {optimum or theorem.kind}: {optimizer.reason_unknown()}")
         found = optimizer.model()
         bound = int(found.eval(a.score, model_completion=True).as_long())
         witness = a.point_in(found)
+        if theorem.kind == EXISTS:
+            return ModelProof(PROVED, time.perf_counter() - started, bound, witness,
+                              [hand_score(domain, witness, bound)])
     solver = z3.Solver(ctx=ctx)
     solver.set("timeout", timeout_ms)
     solver.add(*a.constraints(), sa == a.score)
-    if b is not None and theorem.step is not None:
-        solver.add(*b.constraints(), sb == b.score, *step_relation(theorem.step, a, b))
-    solver.add(z3.Not(theorem.prop(Claim(a, sa, b, sb, bound))))
+    if b is not None and sb is not None and theorem.step is not None:
+        solver.add(*b.constraints(), sb == b.score, *relation(theorem.step, a, b))
+    solver.add(z3.Not(theorem.prop(HandClaim(a, sa, b, sb, bound))))
     answer = solver.check()
     seconds = time.perf_counter() - started
     if answer == z3.unsat:
-        hands = [_hand(domain, witness, bound)] if witness is not None and bound is not None else []
+        hands = [hand_score(domain, witness, bound)] if witness is not None and bound is not None else []
         return ModelProof(PROVED, seconds, bound, witness, hands)
     if answer == z3.sat:
         found = solver.model()
-        hands = [_hand(domain, a.point_in(found), int(found.eval(sa, model_completion=True).as_long()))]
-        if b is not None:
-            hands.append(_hand(domain, b.point_in(found), int(found.eval(sb, model_completion=True).as_long())))
+        hands = [hand_score(domain, a.point_in(found), int(found.eval(sa, model_completion=True).as_long()))]
+        if b is not None and sb is not None:
+            scored_b = int(found.eval(sb, model_completion=True).as_long())
+            hands.append(hand_score(domain, b.point_in(found), scored_b))
         return ModelProof(COUNTEREXAMPLE, seconds, bound, witness, hands,
                           "the specification model itself breaks the theorem")
     return ModelProof(UNKNOWN, seconds, bound, witness, detail=f"z3 gave no answer: {solver.reason_unknown()}")
 
 
-def check_against_scorer(theorem: Theorem, proof: ModelProof, agreement: Agreement,
+def prove_on_model(theorem: Theorem, domain: Domain, timeout_ms: int) -> ModelProof[Point]:
+    """Prove ``theorem`` of the model: negation unsatisfiable, in a fresh context with a timeout."""
+    proof: ModelProof[Point] = prove_with(theorem, domain, timeout_ms, SymbolicHand, step_relation, "optimum")
+    return proof
+
+
+def property_function(theorem: GameTheorem, bound: int | None, domain: Any, new_hand: Callable[[Any, Any, str], Any],
+                      compile_fn: Callable[[list[Expr], list[Expr]], Callable[..., tuple[Any, ...]]]
+                      ) -> tuple[Any, Callable[..., tuple[Any, ...]]]:
+    """A symbolic hand A and ``theorem``'s property compiled to Python: its arguments are the values of
+    hand A's inputs, then of hand B's for a step, then the scores of A (and B)."""
+    ctx = z3.Context()
+    a = new_hand(domain, ctx, "A")
+    b = new_hand(domain, ctx, "B") if theorem.step is not None else None
+    sa = z3.Int("score(A)", ctx)
+    sb = z3.Int("score(B)", ctx) if b is not None else None
+    inputs = a.inputs() + (b.inputs() if b is not None else []) + [sa] + ([sb] if sb is not None else [])
+    return a, compile_fn(inputs, [theorem.prop(HandClaim(a, sa, b, sb, bound))])
+
+
+def scan_differences(theorem: GameTheorem, proof: ModelProof[P], domain: Any, ordered: Sequence[P],
+                     differences: int, holds: Callable[..., tuple[Any, ...]], values: Callable[[P], tuple[Any, ...]],
+                     scored: Callable[[P], int], successors: Callable[[Any, P, Any], Iterator[P]],
+                     predecessors: Callable[[Any, P, Any], Iterator[P]], budget: int
+                     ) -> tuple[str, list[HandScore], str]:
+    """Re-check a theorem proved of the model at the hands ``ordered`` where the scorer differs (and the
+    steps into and out of them), with ``scored`` giving the scorer's score of a hand."""
+    if proof.witness is not None and scored(proof.witness) != proof.bound:
+        got = scored(proof.witness)
+        return (COUNTEREXAMPLE, [hand_score(domain, proof.witness, got)],
+                f"the scorer gives {got} where the bound {proof.bound} is reached")
+    evaluations = 0
+    for point in ordered:
+        if theorem.step is None:
+            pairs: list[tuple[P, P | None]] = [(point, None)]
+        else:
+            step = theorem.step
+            pairs = [*((point, after) for after in successors(domain, point, step)),
+                     *((before, point) for before in predecessors(domain, point, step))]
+        for first, second in pairs:
+            evaluations += 1
+            if evaluations > budget:
+                return (UNKNOWN, [], f"the scorer differs from the model at {differences} hands; "
+                        f"no violation of this theorem in the first {budget} checks")
+            if second is None:
+                ok = holds(*values(first), scored(first))[0]
+            else:
+                ok = holds(*values(first), *values(second), scored(first), scored(second))[0]
+            if not ok:
+                hands = [hand_score(domain, p, scored(p)) for p in (first, second) if p is not None]
+                return COUNTEREXAMPLE, hands, "the scorer under test breaks the theorem"
+    return (PROVED, [], f"the scorer differs from the model at {differences} hands, "
+            "none of which breaks this theorem")
+
+
+def check_against_scorer(theorem: Theorem, proof: ModelProof[Point], agreement: Agreement,
                          budget: int) -> tuple[str, list[HandScore], str]:
     """Re-check a theorem proved of the model on a scorer that differs from the model at some hands.
 
@@ -450,13 +567,7 @@ def check_against_scorer(theorem: Theorem, proof: ModelProof, agreement: Agreeme
     """
     domain = agreement.domain
     differences = agreement.differences
-    ctx = z3.Context()
-    a = SymbolicHand(domain, ctx, "A")
-    b = SymbolicHand(domain, ctx, "B") if theorem.step is not None else None
-    sa = z3.Int("score(A)", ctx)
-    sb = z3.Int("score(B)", ctx) if b is not None else None
-    inputs = a.inputs() + (b.inputs() if b is not None else []) + [sa] + ([sb] if sb is not None else [])
-    holds = compile_exprs(inputs, [theorem.prop(Claim(a, sa, b, sb, proof.bound))])
+    a, holds = property_function(theorem, proof.bound, domain, SymbolicHand, compile_exprs)
     model_score = score_function(domain)
     memo: dict[Point, tuple[tuple[Any, ...], int]] = {}
 
@@ -467,59 +578,105 @@ def check_against_scorer(theorem: Theorem, proof: ModelProof, agreement: Agreeme
             found = memo[point] = (a.values(point), model_score(point) if score is None else score)
         return found
 
-    if proof.witness is not None and known(proof.witness)[1] != proof.bound:
-        got = known(proof.witness)[1]
-        return (COUNTEREXAMPLE, [_hand(domain, proof.witness, got)],
-                f"the scorer gives {got} where the bound {proof.bound} is reached")
-    evaluations = 0
-    for point in agreement.ordered():
-        if theorem.step is None:
-            pairs: list[tuple[Point, Point | None]] = [(point, None)]
-        else:
-            step = theorem.step
-            pairs = [*((point, after) for after in successors(domain, point, step)),
-                     *((before, point) for before in predecessors(domain, point, step))]
-        for first, second in pairs:
-            evaluations += 1
-            if evaluations > budget:
-                return (UNKNOWN, [], f"the scorer differs from the model at {len(differences)} hands; "
-                        f"no violation of this theorem in the first {budget} checks")
-            values, score = known(first)
-            if second is None:
-                ok = holds(*values, score)[0]
-                scores = [score]
-            else:
-                values_b, score_b = known(second)
-                ok = holds(*values, *values_b, score, score_b)[0]
-                scores = [score, score_b]
-            if not ok:
-                hands = [_hand(domain, p, sc) for p, sc in zip([first, second], scores, strict=False)
-                         if p is not None]
-                return COUNTEREXAMPLE, hands, "the scorer under test breaks the theorem"
-    return (PROVED, [], f"the scorer differs from the model at {len(differences)} hands, "
-            "none of which breaks this theorem")
+    return scan_differences(theorem, proof, domain, agreement.ordered(), len(differences), holds,
+                            lambda p: known(p)[0], lambda p: known(p)[1], successors, predecessors, budget)
 
 
-def _scorer_name(scorer: Scorer) -> str:
+def scorer_name(scorer: Scorer) -> str:
+    """The dotted name of a scorer, as the reports give it."""
     module = getattr(scorer, "__module__", None)
     name = getattr(scorer, "__qualname__", None) or repr(scorer)
     return f"{module}.{name}" if module else name
 
 
-class Flip7Theorems:
-    """The base-game theorems for a ruleset whose game is ``flip7`` (custom decks and options included)."""
+D = TypeVar("D")
+"""A game's hand domain."""
 
-    def __init__(self, ruleset: Ruleset, players: int | None = None) -> None:
+
+class GameTheorems(Generic[D]):
+    """The theorems of one game for one ruleset: what proving every theorem and checking it against a scorer
+    shares between games. A game gives its theorems and how to prove one, to compare a scorer with its model
+    and to re-check a theorem on a scorer that differs from the model."""
+
+    def __init__(self, ruleset: Ruleset, domain: D) -> None:
         self.ruleset = ruleset
-        self.domain = domain_of(ruleset, players)
+        self.domain = domain
 
     def describe(self) -> str:
         """One line: the hand domain."""
-        return f"{self.domain.describe()}; {self.domain.size()} hands"
+        domain: Any = self.domain
+        return f"{domain.describe()}; {domain.size()} hands"
+
+    def theorems(self) -> Sequence[Any]:
+        """The theorems, in the order they are proved."""
+        raise NotImplementedError
+
+    def prove_one(self, theorem: Any, timeout_ms: int) -> ModelProof[Any]:
+        """Prove ``theorem`` of the model."""
+        raise NotImplementedError
+
+    def compare(self, scorer: Scorer, name: str, limit: int) -> tuple[Any, TheoremResult]:
+        """Compare ``scorer`` (called ``name``) with the model: the agreement and its result row."""
+        raise NotImplementedError
+
+    def recheck(self, theorem: Any, proof: ModelProof[Any], agreement: Any, scorer: Scorer,
+                budget: int) -> tuple[str, list[HandScore], str]:
+        """Re-check a theorem proved of the model on a scorer that differs from it."""
+        raise NotImplementedError
+
+    def prove_all(self, scorer: Scorer | None, timeout_ms: int, limit: int, budget: int) -> ProofReport:
+        """Compare ``scorer`` with the model (``limit`` bounds the comparison), then prove every theorem and
+        re-check it on the scorer where the scorer differs from the model (at most ``budget`` checks)."""
+        domain: Any = self.domain
+        results = []
+        agreement: Any = None
+        name = "none (the model only)"
+        if scorer is not None:
+            name = scorer_name(scorer)
+            agreement, row = self.compare(scorer, name, limit)
+            results.append(row)
+        for theorem in self.theorems():
+            proof = self.prove_one(theorem, timeout_ms)
+            status, hands, detail, seconds = proof.status, proof.hands, proof.detail, proof.seconds
+            if status == PROVED and agreement is not None and scorer is not None and not agreement.agrees:
+                started = time.perf_counter()
+                status, found, detail = self.recheck(theorem, proof, agreement, scorer, budget)
+                seconds += time.perf_counter() - started
+                hands = found or hands
+            statement = theorem.statement
+            if proof.bound is not None and proof.witness is not None:
+                witness = " ".join(c.text for c in domain.cards(proof.witness)) or "no cards"
+                statement = statement.format(value=proof.bound, witness=witness)
+            results.append(TheoremResult(theorem.id, statement, theorem.clauses, status, seconds, hands, detail,
+                                         value=proof.bound))
+        return ProofReport(self.ruleset.name, self.ruleset.game, self.describe(), name, results)
+
+
+class Flip7Theorems(GameTheorems[Domain]):
+    """The base-game theorems for a ruleset whose game is ``flip7`` (custom decks and options included)."""
+
+    def __init__(self, ruleset: Ruleset, players: int | None = None) -> None:
+        super().__init__(ruleset, domain_of(ruleset, players))
 
     def theorems(self) -> list[Theorem]:
         """The theorems, in the order they are proved."""
         return flip7_theorems(self.domain)
+
+    def prove_one(self, theorem: Theorem, timeout_ms: int) -> ModelProof[Point]:
+        """Prove ``theorem`` of the model."""
+        return prove_on_model(theorem, self.domain, timeout_ms)
+
+    def compare(self, scorer: Scorer, name: str, limit: int) -> tuple[Agreement, TheoremResult]:
+        """Compare ``scorer`` with the model on every hand, unless the domain holds more than ``limit``."""
+        agreement = compare_with_scorer(self.domain, self.ruleset, scorer, limit)
+        return agreement, _agreement_result(agreement, name, limit)
+
+    def recheck(self, theorem: Theorem, proof: ModelProof[Point], agreement: Agreement, scorer: Scorer,
+                budget: int) -> tuple[str, list[HandScore], str]:
+        """Re-check ``theorem`` at the hands where the scorer differs (see :func:`check_against_scorer`)."""
+        if not agreement.complete:
+            return UNKNOWN, [], "proved of the model; the scorer could not be compared with it"
+        return check_against_scorer(theorem, proof, agreement, budget)
 
     def prove(self, scorer: Scorer | None = round_score, timeout_ms: int = DEFAULT_TIMEOUT_MS,
               max_hands: int = MAX_HANDS, budget: int = CHECK_BUDGET) -> ProofReport:
@@ -530,33 +687,7 @@ class Flip7Theorems:
         ``timeout_ms``, the domain exceeds ``max_hands`` or the re-check exceeds ``budget``. With ``scorer``
         ``None`` the theorems are proved of the model only and no scorer is compared.
         """
-        domain = self.domain
-        results = []
-        agreement: Agreement | None = None
-        name = "none (the model only)"
-        if scorer is not None:
-            name = _scorer_name(scorer)
-            agreement = compare_with_scorer(domain, self.ruleset, scorer, max_hands)
-            results.append(_agreement_result(agreement, name, max_hands))
-        for theorem in self.theorems():
-            proof = prove_on_model(theorem, domain, timeout_ms)
-            status, hands, detail = proof.status, proof.hands, proof.detail
-            seconds = proof.seconds
-            if status == PROVED and agreement is not None and not agreement.agrees:
-                if not agreement.complete:
-                    status, detail = UNKNOWN, "proved of the model; the scorer could not be compared with it"
-                else:
-                    started = time.perf_counter()
-                    status, found, detail = check_against_scorer(theorem, proof, agreement, budget)
-                    seconds += time.perf_counter() - started
-                    hands = found or hands
-            statement = theorem.statement
-            if theorem.optimum is not None and proof.bound is not None and proof.witness is not None:
-                witness = " ".join(c.text for c in domain.cards(proof.witness)) or "no cards"
-                statement = statement.format(value=proof.bound, witness=witness)
-            results.append(TheoremResult(theorem.id, statement, theorem.clauses, status, seconds, hands, detail,
-                                         value=proof.bound))
-        return ProofReport(self.ruleset.name, self.ruleset.game, self.describe(), name, results)
+        return self.prove_all(scorer, timeout_ms, max_hands, budget)
 
 
 def _agreement_result(agreement: Agreement, name: str, max_hands: int) -> TheoremResult:
@@ -572,7 +703,7 @@ def _agreement_result(agreement: Agreement, name: str, max_hands: int) -> Theore
                              method="enumeration")
     modelled = score_function(agreement.domain)(smallest)
     return TheoremResult("C-MODEL-MATCHES-SCORER", statement, ("F7-SCORE",), COUNTEREXAMPLE, agreement.seconds,
-                         [_hand(agreement.domain, smallest, agreement.differences[smallest])],
+                         [hand_score(agreement.domain, smallest, agreement.differences[smallest])],
                          f"differs at {len(agreement.differences)} hands; the model scores this hand {modelled}",
                          method="enumeration")
 

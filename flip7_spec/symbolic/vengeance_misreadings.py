@@ -16,19 +16,16 @@ negative; a floor misreading under the other floor option; two /2 cards with one
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Final
+from typing import Any, Final
 
 import z3  # type: ignore[import-untyped, unused-ignore]
 
 from flip7_spec.cards import Card, Kind, Special
-from flip7_spec.errors import CardError
 from flip7_spec.rulesets import Ruleset
-from flip7_spec.scoring import check_hand, round_score
 from flip7_spec.symbolic import DEFAULT_TIMEOUT_MS
-from flip7_spec.symbolic.misreadings import CaseSearch, Misreading, ScoringCase
+from flip7_spec.symbolic.misreadings import CaseSearch, Misreading, ScoringCase, smallest_case
 from flip7_spec.symbolic.model import Expr, Scorer, SymbolicError, SymbolicHand, total
 from flip7_spec.symbolic.vengeance_model import FLIP7_VALUES, VengeanceHand, domain_of
 
@@ -300,60 +297,10 @@ def vengeance_misreadings(ruleset: Ruleset) -> list[VengeanceMisreading]:
 
 def _search(ruleset: Ruleset, players: int | None, misreading: VengeanceMisreading,
             rivals: Sequence[VengeanceMisreading], timeout_ms: int) -> CaseSearch:
-    started = time.perf_counter()
-    domain = domain_of(ruleset, players)
-    ctx = z3.Context()
-    hand = VengeanceHand(domain, ctx, "H")
-    wrong = misreading.term(hand)
-    # the fewest cards, by iterative deepening: every smaller size is proved to have no distinguishing hand
-    deepen = z3.Solver(ctx=ctx)
-    deepen.set("timeout", timeout_ms)
-    deepen.add(*hand.constraints(), wrong != hand.score)
-    size = 0
-    while True:
-        answer = deepen.check(hand.size == size)
-        if answer == z3.sat:
-            break
-        if answer != z3.unsat:
-            raise SymbolicError(f"{misreading.id}: z3 gave no answer for hands of {size} cards in "
-                                f"{timeout_ms} ms ({deepen.reason_unknown()})")
-        size += 1
-        if size > domain.size_limit():
-            return CaseSearch(misreading, None, time.perf_counter() - started)
-    # among hands of that size: one that also tells this misreading from the most others, then a fixed one
-    optimizer = z3.Optimize(ctx=ctx)
-    optimizer.set(timeout=timeout_ms)
-    optimizer.add(*hand.constraints(), wrong != hand.score, hand.size == size)
-    others = [r.term(hand) for r in rivals if r.id != misreading.id]
-    if others:
-        one, zero = z3.IntVal(1, ctx), z3.IntVal(0, ctx)
-        optimizer.maximize(total(ctx, [z3.If(other != wrong, one, zero) for other in others]))
-    optimizer.minimize(hand.canonical_weight())
-    if optimizer.check() != z3.sat:
-        raise SymbolicError(f"{misreading.id}: z3 found no best hand of {size} cards in {timeout_ms} ms "
-                            f"({optimizer.reason_unknown()})")
-    found = optimizer.model()
-    point = hand.point_in(found)
-    cards = domain.cards(point)
-    count = players if players is not None else ruleset.min_players
-    if not point.busted:
-        try:
-            check_hand(ruleset, cards, count)
-        except CardError as error:
-            raise SymbolicError(f"{misreading.id}: the hand found cannot occur: {error}") from None
-    expected = round_score(ruleset, cards, point.busted)
-    got = misreading.score(ruleset, cards, point.busted)
-    modelled = int(found.eval(hand.score, model_completion=True).as_long())
-    modelled_wrong = int(found.eval(wrong, model_completion=True).as_long())
-    texts = " ".join(c.text for c in cards)
-    if expected != modelled:
-        raise SymbolicError(f"round_score gives {expected} for {texts}, the scoring model {modelled}")
-    if got != modelled_wrong:
-        raise SymbolicError(f"{misreading.id}: its Python rule gives {got} for {texts}, its z3 term "
-                            f"{modelled_wrong}")
-    case = ScoringCase(misreading.id, misreading.misreading, misreading.clause, [c.text for c in cards],
-                       point.busted, expected, got, count)
-    return CaseSearch(misreading, case, time.perf_counter() - started)
+    def new_hand(ctx: Any) -> VengeanceHand:
+        return VengeanceHand(domain_of(ruleset, players), ctx, "H")
+
+    return smallest_case(ruleset, players, misreading, rivals, timeout_ms, new_hand, lambda m, h: m.term(h))
 
 
 def search_vengeance_cases(ruleset: Ruleset, players: int | None = None,

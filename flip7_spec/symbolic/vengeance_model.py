@@ -41,7 +41,18 @@ import z3  # type: ignore[import-untyped, unused-ignore]
 from flip7_spec.cards import Card, Kind, Special, card
 from flip7_spec.errors import CardError
 from flip7_spec.rulesets import Ruleset
-from flip7_spec.symbolic.model import Expr, Scorer, SymbolicError, every, some, total
+from flip7_spec.symbolic.model import (
+    COMMON_TEMPLATES,
+    Expr,
+    Scorer,
+    SymbolicError,
+    Templates,
+    compile_with,
+    compiled_score,
+    every,
+    some,
+    total,
+)
 
 FLIP7_VALUES: Final = 7
 """[V-FLIP7] Seven different Number values make a Flip 7 and end the round."""
@@ -588,30 +599,9 @@ class VengeanceHand:
 # ---------------------------------------------------------------------------------------------------------
 
 
-def _div(a: int, b: int) -> int:
-    """SMT-LIB integer division (the remainder is never negative)."""
-    q = a // b
-    return q if a - q * b >= 0 else q + 1
-
-
-_TEMPLATES: Final[dict[int, Callable[[list[str]], str]]] = {
-    z3.Z3_OP_ADD: lambda a: "(" + " + ".join(a) + ")",
-    z3.Z3_OP_SUB: lambda a: "(" + " - ".join(a) + ")",
-    z3.Z3_OP_MUL: lambda a: "(" + " * ".join(a) + ")",
-    z3.Z3_OP_UMINUS: lambda a: f"(-{a[0]})",
+_TEMPLATES: Final[Templates] = {
+    **COMMON_TEMPLATES,
     z3.Z3_OP_IDIV: lambda a: f"_div({a[0]}, {a[1]})",
-    z3.Z3_OP_ITE: lambda a: f"({a[1]} if {a[0]} else {a[2]})",
-    z3.Z3_OP_AND: lambda a: "(" + " and ".join(a) + ")",
-    z3.Z3_OP_OR: lambda a: "(" + " or ".join(a) + ")",
-    z3.Z3_OP_NOT: lambda a: f"(not {a[0]})",
-    z3.Z3_OP_IMPLIES: lambda a: f"((not {a[0]}) or {a[1]})",
-    z3.Z3_OP_EQ: lambda a: f"({a[0]} == {a[1]})",
-    z3.Z3_OP_IFF: lambda a: f"({a[0]} == {a[1]})",
-    z3.Z3_OP_XOR: lambda a: f"({a[0]} != {a[1]})",
-    z3.Z3_OP_LE: lambda a: f"({a[0]} <= {a[1]})",
-    z3.Z3_OP_LT: lambda a: f"({a[0]} < {a[1]})",
-    z3.Z3_OP_GE: lambda a: f"({a[0]} >= {a[1]})",
-    z3.Z3_OP_GT: lambda a: f"({a[0]} > {a[1]})",
 }
 
 
@@ -623,49 +613,12 @@ def compile_terms(inputs: Sequence[Expr], outputs: Sequence[Expr]) -> Callable[.
     Each shared subterm is evaluated once. Raises :class:`SymbolicError` for an operation it does not know, a
     division by anything but a positive constant, or a variable missing from ``inputs``.
     """
-    names: dict[int, str] = {x.get_id(): f"a{i}" for i, x in enumerate(inputs)}
-    lines: list[str] = []
-
-    def visit(e: Expr) -> str:
-        key = e.get_id()
-        if key in names:
-            return names[key]
-        if z3.is_int_value(e):
-            return repr(int(e.as_long()))
-        if z3.is_true(e):
-            return "True"
-        if z3.is_false(e):
-            return "False"
-        kind = e.decl().kind()
-        template = _TEMPLATES.get(kind)
-        if template is None:
-            raise SymbolicError(f"cannot evaluate the z3 term {e.decl().name()} ({e.sexpr()[:60]})")
-        if kind == z3.Z3_OP_IDIV and not (z3.is_int_value(e.arg(1)) and e.arg(1).as_long() > 0):
-            raise SymbolicError("cannot evaluate a z3 division by anything but a positive constant")
-        text = template([visit(c) for c in e.children()])
-        name = f"t{len(lines)}"
-        lines.append(f"    {name} = {text}")
-        names[key] = name
-        return name
-
-    results = [visit(e) for e in outputs]
-    params = ", ".join(f"a{i}" for i in range(len(inputs)))
-    source = f"def compiled({params}):\n" + "\n".join(lines) + f"\n    return ({', '.join(results)},)\n"
-    namespace: dict[str, Any] = {"_div": _div}
-    exec(compile(source, "<z3 terms>", "exec"), namespace)
-    function: Callable[..., tuple[Any, ...]] = namespace["compiled"]
-    return function
+    return compile_with(_TEMPLATES, inputs, outputs)
 
 
 def score_function(domain: VengeanceDomain) -> Callable[[VPoint], int]:
     """The model's round score as a Python function of a point (the compiled :attr:`VengeanceHand.score`)."""
-    hand = VengeanceHand(domain, z3.Context())
-    compiled = compile_terms(hand.inputs(), [hand.score])
-
-    def score(point: VPoint) -> int:
-        return int(compiled(*hand.values(point))[0])
-
-    return score
+    return compiled_score(VengeanceHand(domain, z3.Context()), compile_terms)
 
 
 # ---------------------------------------------------------------------------------------------------------

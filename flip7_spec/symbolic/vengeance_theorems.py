@@ -19,11 +19,10 @@ scorer is reported with a counterexample hand and the score it gave.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Final
+from typing import Any
 
 import z3  # type: ignore[import-untyped, unused-ignore]
 
@@ -33,12 +32,29 @@ from flip7_spec.scoring import round_score
 from flip7_spec.symbolic import DEFAULT_TIMEOUT_MS
 from flip7_spec.symbolic.model import Expr, Scorer, SymbolicError, total
 from flip7_spec.symbolic.theorems import (
+    CHECK_BUDGET,
     COUNTEREXAMPLE,
+    EXISTS,
+    FORALL,
+    MAX,
+    MIN,
     PROVED,
     UNKNOWN,
+    GameTheorems,
+    HandClaim,
     HandScore,
+    ModelProof,
     ProofReport,
     TheoremResult,
+    at_least,
+    at_most,
+    bust_zero,
+    hand_score,
+    modifier_steps,
+    one_more_modifier,
+    property_function,
+    prove_with,
+    scan_differences,
 )
 from flip7_spec.symbolic.vengeance_model import (
     FLIP7_VALUES,
@@ -53,14 +69,6 @@ from flip7_spec.symbolic.vengeance_model import (
     score_function,
 )
 
-CHECK_BUDGET: Final = 500_000
-"""The most property evaluations spent re-checking one theorem on a scorer that differs from the model."""
-
-FORALL: Final = "forall"
-MAX: Final = "max"
-MIN: Final = "min"
-EXISTS: Final = "exists"
-
 
 class VStep(Enum):
     """How hand B is made from hand A in a theorem about two hands."""
@@ -70,29 +78,9 @@ class VStep(Enum):
     UNLUCKY_TO_SEVEN = "the Unlucky 7 replaced by a regular 7"
 
 
-@dataclass(frozen=True)
-class VClaim:
-    """What a theorem's property talks about: hand A and its score, hand B and its score for a step, and the
-    bound found for an optimum."""
-
-    a: VengeanceHand
-    sa: Expr
-    b: VengeanceHand | None = None
-    sb: Expr | None = None
-    bound: int | None = None
-
-    def after(self) -> tuple[VengeanceHand, Expr]:
-        """Hand B and its score. Raises :class:`SymbolicError` for a theorem about one hand."""
-        if self.b is None or self.sb is None:
-            raise SymbolicError("this property needs hand B: declare the theorem with a step")
-        return self.b, self.sb
-
-    def limit(self) -> int:
-        """The optimum found. Raises :class:`SymbolicError` for a theorem without one."""
-        if self.bound is None:
-            raise SymbolicError("this property needs a bound: declare the theorem with an optimum")
-        return self.bound
-
+VClaim = HandClaim[VengeanceHand]
+"""What a theorem's property talks about: hand A and its score, hand B and its score for a step, and the
+bound found for an optimum."""
 
 VProperty = Callable[[VClaim], Expr]
 """Builds a theorem's property (a z3 Boolean) from its :class:`VClaim`."""
@@ -150,14 +138,7 @@ def step_relation(step: VStep, a: VengeanceHand, b: VengeanceHand) -> list[Expr]
                 b.counts[seven] == a.counts[seven] + 1]
     kind = Kind.SUBTRACT if step is VStep.MINUS else Kind.HALVE
     relation = [x == y for x, y in zip(a.counts, b.counts, strict=True)] + [a.busted == b.busted]
-    added = []
-    for x, y, m in zip(a.mods, b.mods, domain.modifiers, strict=True):
-        if m.kind is kind:
-            relation.append(y >= x)
-            added.append(y - x)
-        else:
-            relation.append(x == y)
-    return [*relation, total(ctx, added) == 1]
+    return relation + one_more_modifier(ctx, a.mods, b.mods, domain.modifiers, kind)
 
 
 def successors(domain: VengeanceDomain, point: VPoint, step: VStep) -> Iterator[VPoint]:
@@ -172,11 +153,8 @@ def successors(domain: VengeanceDomain, point: VPoint, step: VStep) -> Iterator[
             candidates.append(VPoint(tuple(numbers), point.mods, point.busted))
     else:
         kind = Kind.SUBTRACT if step is VStep.MINUS else Kind.HALVE
-        for i, m in enumerate(domain.modifiers):
-            if m.kind is kind:
-                mods = list(point.mods)
-                mods[i] += 1
-                candidates.append(VPoint(point.numbers, tuple(mods), point.busted))
+        candidates = [VPoint(point.numbers, mods, point.busted)
+                      for mods in modifier_steps(point.mods, domain.modifiers, kind, 1)]
     return (p for p in candidates if domain.valid(p))
 
 
@@ -192,11 +170,8 @@ def predecessors(domain: VengeanceDomain, point: VPoint, step: VStep) -> Iterato
             candidates.append(VPoint(tuple(numbers), point.mods, point.busted))
     else:
         kind = Kind.SUBTRACT if step is VStep.MINUS else Kind.HALVE
-        for i, m in enumerate(domain.modifiers):
-            if m.kind is kind and point.mods[i] > 0:
-                mods = list(point.mods)
-                mods[i] -= 1
-                candidates.append(VPoint(point.numbers, tuple(mods), point.busted))
+        candidates = [VPoint(point.numbers, mods, point.busted)
+                      for mods in modifier_steps(point.mods, domain.modifiers, kind, -1)]
     return (p for p in candidates if domain.valid(p))
 
 
@@ -208,10 +183,6 @@ def predecessors(domain: VengeanceDomain, point: VPoint, step: VStep) -> Iterato
 def _floored(h: VengeanceHand, term: Expr) -> Expr:
     """``term`` floored at 0 when the ruleset floors round scores [V-SCORE-FLOOR]."""
     return z3.If(term < 0, z3.IntVal(0, h.ctx), term) if h.domain.floor else term
-
-
-def _bust_zero(c: VClaim) -> Expr:
-    return z3.Implies(c.a.busted, c.sa == 0)
 
 
 def _never_negative(c: VClaim) -> Expr:
@@ -314,14 +285,6 @@ def _halve_numbers_only(c: VClaim) -> Expr:
                       sb == _floored(a, a.halved / 2 - a.malus) + a.bonus)
 
 
-def _at_most(c: VClaim) -> Expr:
-    return c.sa <= c.limit()
-
-
-def _at_least(c: VClaim) -> Expr:
-    return c.sa >= c.limit()
-
-
 def vengeance_theorems(domain: VengeanceDomain, brutal: bool = False) -> list[VTheorem]:
     """The theorems of Vengeance scoring for ``domain``; statements carry the ruleset's values.
 
@@ -339,7 +302,7 @@ def vengeance_theorems(domain: VengeanceDomain, brutal: bool = False) -> list[VT
     count = "twice" if domain.count_both else "once"
     floored = ", down to the floor at 0" if domain.floor else ""
     theorems = [VTheorem("VT-BUST-ZERO", "A busted hand scores 0, whatever else it holds.",
-                         ("V-SCORE-BUST", "V-BUST"), _bust_zero)]
+                         ("V-SCORE-BUST", "V-BUST"), bust_zero)]
     if domain.floor:
         theorems.append(VTheorem(
             "VT-NO-NEGATIVE-SCORE", "No round score is below 0, so banking a round never lowers a total "
@@ -397,9 +360,9 @@ def vengeance_theorems(domain: VengeanceDomain, brutal: bool = False) -> list[VT
                  "that did not bust and has no Zero penalty, never its -N cards or its bonus.",
                  ("V-SCORE", *stacking), _halve_numbers_only, VStep.HALVE),
         VTheorem("VT-MAX", "The highest round score is exactly {value}, reached by {witness}.", most,
-                 _at_most, kind=MAX),
+                 at_most, kind=MAX),
         VTheorem("VT-MIN", "The lowest round score is exactly {value}, reached by {witness}.", least,
-                 _at_least, kind=MIN),
+                 at_least, kind=MIN),
     ]
     return [t for t in theorems if t.step is None or step_applies(domain, t.step)]
 
@@ -409,83 +372,18 @@ def vengeance_theorems(domain: VengeanceDomain, brutal: bool = False) -> list[VT
 # ---------------------------------------------------------------------------------------------------------
 
 
-@dataclass
-class ModelProof:
-    """The outcome of a theorem proved of the model: the bound or witness score and the hand for an optimum
-    or an existence."""
-
-    status: str
-    seconds: float
-    bound: int | None = None
-    witness: VPoint | None = None
-    hands: list[HandScore] = field(default_factory=list)
-    detail: str = ""
-
-
 def _hand(domain: VengeanceDomain, point: VPoint, score: int) -> HandScore:
-    return HandScore([c.text for c in domain.cards(point)], point.busted, score)
+    return hand_score(domain, point, score)
 
 
-def prove_on_model(theorem: VTheorem, domain: VengeanceDomain, timeout_ms: int) -> ModelProof:
+def prove_on_model(theorem: VTheorem, domain: VengeanceDomain, timeout_ms: int) -> ModelProof[VPoint]:
     """Prove ``theorem`` of the model in a fresh context with a timeout (see :class:`VTheorem` for the
     kinds)."""
-    started = time.perf_counter()
-    ctx = z3.Context()
-    a = VengeanceHand(domain, ctx, "A")
-    b = VengeanceHand(domain, ctx, "B") if theorem.step is not None else None
-    sa = z3.Int("score(A)", ctx)
-    sb = z3.Int("score(B)", ctx) if b is not None else None
-    bound: int | None = None
-    witness: VPoint | None = None
-    if theorem.kind in (MAX, MIN, EXISTS):
-        optimizer = z3.Optimize(ctx=ctx)
-        optimizer.set(timeout=timeout_ms)
-        optimizer.add(*a.constraints(), sa == a.score)
-        if theorem.kind == EXISTS:
-            optimizer.add(theorem.prop(VClaim(a, sa)))
-        elif theorem.kind == MAX:
-            optimizer.maximize(a.score)
-        else:
-            optimizer.minimize(a.score)
-        optimizer.minimize(a.size)
-        optimizer.minimize(a.canonical_weight())
-        answer = optimizer.check()
-        if answer == z3.unsat and theorem.kind == EXISTS:
-            return ModelProof(COUNTEREXAMPLE, time.perf_counter() - started,
-                              detail="z3 proved that no hand of the model has this property")
-        if answer != z3.sat:
-            return ModelProof(UNKNOWN, time.perf_counter() - started,
-                              detail=f"z3 found no {theorem.kind}: {optimizer.reason_unknown()}")
-        found = optimizer.model()
-        bound = int(found.eval(a.score, model_completion=True).as_long())
-        witness = a.point_in(found)
-        if theorem.kind == EXISTS:
-            return ModelProof(PROVED, time.perf_counter() - started, bound, witness,
-                              [_hand(domain, witness, bound)])
-    solver = z3.Solver(ctx=ctx)
-    solver.set("timeout", timeout_ms)
-    solver.add(*a.constraints(), sa == a.score)
-    if b is not None and sb is not None and theorem.step is not None:
-        solver.add(*b.constraints(), sb == b.score, *step_relation(theorem.step, a, b))
-    solver.add(z3.Not(theorem.prop(VClaim(a, sa, b, sb, bound))))
-    answer = solver.check()
-    seconds = time.perf_counter() - started
-    if answer == z3.unsat:
-        hands = [_hand(domain, witness, bound)] if witness is not None and bound is not None else []
-        return ModelProof(PROVED, seconds, bound, witness, hands)
-    if answer == z3.sat:
-        found = solver.model()
-        hands = [_hand(domain, a.point_in(found), int(found.eval(sa, model_completion=True).as_long()))]
-        if b is not None and sb is not None:
-            scored_b = int(found.eval(sb, model_completion=True).as_long())
-            hands.append(_hand(domain, b.point_in(found), scored_b))
-        return ModelProof(COUNTEREXAMPLE, seconds, bound, witness, hands,
-                          "the specification model itself breaks the theorem")
-    return ModelProof(UNKNOWN, seconds, bound, witness,
-                      detail=f"z3 gave no answer: {solver.reason_unknown()}")
+    proof: ModelProof[VPoint] = prove_with(theorem, domain, timeout_ms, VengeanceHand, step_relation)
+    return proof
 
 
-def check_against_scorer(theorem: VTheorem, proof: ModelProof, agreement: Agreement, ruleset: Ruleset,
+def check_against_scorer(theorem: VTheorem, proof: ModelProof[VPoint], agreement: Agreement, ruleset: Ruleset,
                          scorer: Scorer, budget: int = CHECK_BUDGET) -> tuple[str, list[HandScore], str]:
     """Re-check a theorem proved of the model on a scorer that differs from the model at some compared hands.
 
@@ -496,13 +394,7 @@ def check_against_scorer(theorem: VTheorem, proof: ModelProof, agreement: Agreem
     """
     domain = agreement.domain
     differences = agreement.differences
-    ctx = z3.Context()
-    a = VengeanceHand(domain, ctx, "A")
-    b = VengeanceHand(domain, ctx, "B") if theorem.step is not None else None
-    sa = z3.Int("score(A)", ctx)
-    sb = z3.Int("score(B)", ctx) if b is not None else None
-    inputs = a.inputs() + (b.inputs() if b is not None else []) + [sa] + ([sb] if sb is not None else [])
-    holds = compile_terms(inputs, [theorem.prop(VClaim(a, sa, b, sb, proof.bound))])
+    a, holds = property_function(theorem, proof.bound, domain, VengeanceHand, compile_terms)
     memo: dict[VPoint, int] = dict(differences)
 
     def scored(point: VPoint) -> int:
@@ -513,35 +405,11 @@ def check_against_scorer(theorem: VTheorem, proof: ModelProof, agreement: Agreem
 
     if theorem.kind == EXISTS:
         return _check_existence(theorem, proof, agreement, holds, scored)
-    if proof.witness is not None and scored(proof.witness) != proof.bound:
-        got = scored(proof.witness)
-        return (COUNTEREXAMPLE, [_hand(domain, proof.witness, got)],
-                f"the scorer gives {got} where the bound {proof.bound} is reached")
-    evaluations = 0
-    for point in agreement.ordered():
-        if theorem.step is None:
-            pairs: list[tuple[VPoint, VPoint | None]] = [(point, None)]
-        else:
-            step = theorem.step
-            pairs = [*((point, after) for after in successors(domain, point, step)),
-                     *((before, point) for before in predecessors(domain, point, step))]
-        for first, second in pairs:
-            evaluations += 1
-            if evaluations > budget:
-                return (UNKNOWN, [], f"the scorer differs from the model at {len(differences)} hands; "
-                        f"no violation of this theorem in the first {budget} checks")
-            if second is None:
-                ok = holds(*a.values(first), scored(first))[0]
-            else:
-                ok = holds(*a.values(first), *a.values(second), scored(first), scored(second))[0]
-            if not ok:
-                hands = [_hand(domain, p, scored(p)) for p in (first, second) if p is not None]
-                return COUNTEREXAMPLE, hands, "the scorer under test breaks the theorem"
-    return (PROVED, [], f"the scorer differs from the model at {len(differences)} hands, "
-            "none of which breaks this theorem")
+    return scan_differences(theorem, proof, domain, agreement.ordered(), len(differences), holds, a.values,
+                            scored, successors, predecessors, budget)
 
 
-def _check_existence(theorem: VTheorem, proof: ModelProof, agreement: Agreement,
+def _check_existence(theorem: VTheorem, proof: ModelProof[VPoint], agreement: Agreement,
                      holds: Callable[..., tuple[Any, ...]], scored: Callable[[VPoint], int]
                      ) -> tuple[str, list[HandScore], str]:
     domain = agreement.domain
@@ -561,27 +429,30 @@ def _check_existence(theorem: VTheorem, proof: ModelProof, agreement: Agreement,
     return UNKNOWN, hands, "under the scorer no hand of the covering sub-domain has the property"
 
 
-def _scorer_name(scorer: Scorer) -> str:
-    module = getattr(scorer, "__module__", None)
-    name = getattr(scorer, "__qualname__", None) or repr(scorer)
-    return f"{module}.{name}" if module else name
-
-
-class VengeanceTheorems:
+class VengeanceTheorems(GameTheorems[VengeanceDomain]):
     """The Vengeance theorems for a ruleset whose game is ``vengeance`` (custom decks and options
     included)."""
 
     def __init__(self, ruleset: Ruleset, players: int | None = None) -> None:
-        self.ruleset = ruleset
-        self.domain = domain_of(ruleset, players)
-
-    def describe(self) -> str:
-        """One line: the hand domain."""
-        return f"{self.domain.describe()}; {self.domain.size()} hands"
+        super().__init__(ruleset, domain_of(ruleset, players))
 
     def theorems(self) -> list[VTheorem]:
         """The theorems, in the order they are proved."""
         return vengeance_theorems(self.domain, brutal=self.ruleset.brutal_mode)
+
+    def prove_one(self, theorem: VTheorem, timeout_ms: int) -> ModelProof[VPoint]:
+        """Prove ``theorem`` of the model."""
+        return prove_on_model(theorem, self.domain, timeout_ms)
+
+    def compare(self, scorer: Scorer, name: str, limit: int) -> tuple[Agreement, TheoremResult]:
+        """Compare ``scorer`` with the model on the whole domain, or the covering sub-domain above ``limit``."""
+        agreement = compare_with_scorer(self.domain, self.ruleset, scorer, limit)
+        return agreement, _agreement_result(agreement, name)
+
+    def recheck(self, theorem: VTheorem, proof: ModelProof[VPoint], agreement: Agreement, scorer: Scorer,
+                budget: int) -> tuple[str, list[HandScore], str]:
+        """Re-check ``theorem`` on the scorer (see :func:`check_against_scorer`)."""
+        return check_against_scorer(theorem, proof, agreement, self.ruleset, scorer, budget)
 
     def prove(self, scorer: Scorer | None = round_score, timeout_ms: int = DEFAULT_TIMEOUT_MS,
               full_limit: int = FULL_LIMIT, budget: int = CHECK_BUDGET) -> ProofReport:
@@ -593,30 +464,7 @@ class VengeanceTheorems:
         hands are given, with the scores they got); ``unknown`` when z3 gave no answer in ``timeout_ms`` or
         the re-check exceeds ``budget``. With ``scorer`` ``None`` the theorems are proved of the model only.
         """
-        domain = self.domain
-        results = []
-        agreement: Agreement | None = None
-        name = "none (the model only)"
-        if scorer is not None:
-            name = _scorer_name(scorer)
-            agreement = compare_with_scorer(domain, self.ruleset, scorer, full_limit)
-            results.append(_agreement_result(agreement, name))
-        for theorem in self.theorems():
-            proof = prove_on_model(theorem, domain, timeout_ms)
-            status, hands, detail, seconds = proof.status, proof.hands, proof.detail, proof.seconds
-            if status == PROVED and agreement is not None and scorer is not None and not agreement.agrees:
-                started = time.perf_counter()
-                status, found, detail = check_against_scorer(theorem, proof, agreement, self.ruleset, scorer,
-                                                             budget)
-                seconds += time.perf_counter() - started
-                hands = found or hands
-            statement = theorem.statement
-            if proof.bound is not None and proof.witness is not None:
-                witness = " ".join(c.text for c in domain.cards(proof.witness)) or "no cards"
-                statement = statement.format(value=proof.bound, witness=witness)
-            results.append(TheoremResult(theorem.id, statement, theorem.clauses, status, seconds, hands,
-                                         detail, value=proof.bound))
-        return ProofReport(self.ruleset.name, self.ruleset.game, self.describe(), name, results)
+        return self.prove_all(scorer, timeout_ms, full_limit, budget)
 
 
 def _agreement_result(agreement: Agreement, name: str) -> TheoremResult:
