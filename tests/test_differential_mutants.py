@@ -23,7 +23,7 @@ from flip7_spec.rulesets import ruleset_from_json
 from flip7_spec.testing import EngineDivergence, differential_machine
 from tests.mutants import MUTANTS
 
-QUICK = ("x2_doubles_add", "dealer_fixed", "deal_from_dealer", "chance_two_held", "v_onemore_no_stay")
+QUICK = ("x2_doubles_add", "dealer_fixed", "deal_from_dealer", "flip3_actions_at_once", "v_onemore_no_stay")
 
 
 def engine(name: str) -> EngineAdapter:
@@ -53,7 +53,7 @@ def check_saved_run(name: str, error: EngineDivergence) -> None:
     assert (failures[0].expected, failures[0].found) == (error.expected, error.found)
 
 
-@pytest.mark.clause("F7-MOD-X2", "F7-DEALER-ROTATION", "F7-DEAL-ORDER", "F7-CHANCE-GIVE", "V-ONEMORE-STAY")
+@pytest.mark.clause("F7-MOD-X2", "F7-DEALER-ROTATION", "F7-DEAL-ORDER", "F7-FLIP3-SETASIDE", "V-ONEMORE-STAY")
 @pytest.mark.parametrize("name", QUICK)
 def test_machine_catches_a_mutant(name: str, tmp_path: Path) -> None:
     error = catch(name, 150, tmp_path)
