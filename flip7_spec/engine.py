@@ -72,6 +72,16 @@ def _hit_or_stay(seat: int) -> Decision:
     return Decision(seat, "hit_or_stay", (HIT, STAY))
 
 
+def next_active(order: list[int], players: list[PlayerRound], pos: int) -> int:
+    """The index in ``order``, from ``pos`` round the table, of the next active player's seat."""
+    n = len(order)
+    for offset in range(n):
+        index = (pos + offset) % n
+        if players[order[index]].status is ACTIVE:
+            return index
+    raise AssertionError("turn rotation with no active player")
+
+
 class Frame:
     """A piece of unfinished work. ``step`` does one atomic thing; ``decide`` consumes a pending choice."""
 
@@ -114,20 +124,13 @@ class Rotation(Frame):
             game.deal_to(seat, "deal", "F7-DEAL")
             return
         # [F7-HIT-STAY] offers go round the table in order, to active players only
-        n = len(order)
-        for offset in range(n):
-            index = (self.pos + offset) % n
-            seat = order[index]
-            player = game.players[seat]
-            if player.status is ACTIVE:
-                self.pos = index
-                if player.cards:
-                    game.ask(_hit_or_stay(seat))
-                else:
-                    # [F7-STAY-NEEDS-CARD] with nothing in front of you, Hit is the only choice
-                    game.forced(Decision(seat, "hit_or_stay", (HIT,)), "F7-STAY-NEEDS-CARD")
-                return
-        raise AssertionError("rotation with no active player")
+        self.pos = next_active(order, game.players, self.pos)
+        seat = order[self.pos]
+        if game.players[seat].cards:
+            game.ask(_hit_or_stay(seat))
+        else:
+            # [F7-STAY-NEEDS-CARD] with nothing in front of you, Hit is the only choice
+            game.forced(Decision(seat, "hit_or_stay", (HIT,)), "F7-STAY-NEEDS-CARD")
 
     def decide(self, game: Game, choice: Choice) -> None:
         seat = game.order[self.pos]

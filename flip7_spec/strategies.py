@@ -513,11 +513,8 @@ def _with_deal_of_numbers(setup: GameSetup, **options: Any) -> GameSetup | None:
     return GameSetup(ruleset, setup.players, setup.dealer, tuple(c.text for c in rigged))
 
 
-class _Flip7InFlip3(Script):
-    """The first player to decide collects four different Numbers while everyone else stays, then reveals a
-    Flip Three that brings three more: a Flip 7 inside a Flip Three (F7-FLIP7-IN-FLIP3)."""
-
-    name = "flip7_in_flip3"
+class _HeroScript(Script):
+    """A script that steers the first player to decide (the hero) from a deal of plain Numbers."""
 
     def __init__(self) -> None:
         self.hero: int | None = None
@@ -528,6 +525,14 @@ class _Flip7InFlip3(Script):
             _reject()
         assert prepared is not None
         return prepared
+
+
+class _Flip7InFlip3(_HeroScript):
+    """The first player to decide collects four different Numbers while everyone else stays, then reveals a
+    Flip Three that brings three more: a Flip 7 inside a Flip Three (F7-FLIP7-IN-FLIP3)."""
+
+    name = "flip7_in_flip3"
+
 
     def choose(self, game: Game, decision: Decision, steering: _Steering) -> Choice | None:
         if game.round > 1:
@@ -557,21 +562,12 @@ class _Flip7InFlip3(Script):
         return False
 
 
-class _ChancePassed(Script):
+class _ChancePassed(_HeroScript):
     """The first player to decide draws a Second Chance, the others hit safely, then the first player draws
     a second Second Chance and must pass it on (F7-CHANCE-GIVE)."""
 
     name = "chance_passed"
 
-    def __init__(self) -> None:
-        self.hero: int | None = None
-
-    def prepare(self, draw: Draw, setup: GameSetup) -> GameSetup:
-        prepared = _with_deal_of_numbers(setup)
-        if prepared is None:
-            _reject()
-        assert prepared is not None
-        return prepared
 
     def choose(self, game: Game, decision: Decision, steering: _Steering) -> Choice | None:
         if game.round > 1 or decision.kind != "hit_or_stay":

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 from flip7_spec.cards import Card, Kind
-from flip7_spec.engine import ACTIVE, BUSTED, STAY, STAYED, Frame, Game
+from flip7_spec.engine import ACTIVE, BUSTED, STAY, STAYED, Frame, Game, next_active
 from flip7_spec.events import Choice, Decision
 from flip7_spec.vengeance.rows import CardRef, row_refs, swap_pairs
 
@@ -67,16 +67,10 @@ class Turns(VFrame):
             # one) before the deal resumes with the next player
             game.deal(seat, "deal", "V-DEAL")
             return
-        n = len(order)
-        for offset in range(n):
-            index = (self.pos + offset) % n
-            seat = order[index]
-            if game.players[seat].status is ACTIVE:
-                self.pos = index
-                options, because = game.hit_stay_options(seat)
-                _offer(game, Decision(seat, "hit_or_stay", options), because)
-                return
-        raise AssertionError("turn rotation with no active player")
+        self.pos = next_active(order, game.players, self.pos)
+        seat = order[self.pos]
+        options, because = game.hit_stay_options(seat)
+        _offer(game, Decision(seat, "hit_or_stay", options), because)
 
     def choose(self, game: VengeanceGame, choice: Choice) -> None:
         seat = game.order[self.pos]
