@@ -60,7 +60,7 @@ def workload(path: str, size: int) -> Callable[[], Any]:
         return lambda: play_first_rounds(ruleset, 3, policy, size)
     if path == "scoring":
         from bench.test_bench_scoring import random_hands
-        from flip7_spec.scoring import round_score
+        from flip7_spec.play import round_score
 
         hands = random_hands(ruleset, size)
         return lambda: [round_score(ruleset, h, b) for h, b in hands]

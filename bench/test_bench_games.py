@@ -30,7 +30,8 @@ from bench.support import (
     report,
     timed,
 )
-from flip7_spec.engine import Game, make_game
+from flip7_spec.machine import Game
+from flip7_spec.play import make_game
 from flip7_spec.policies import Policy
 from flip7_spec.rulesets import Ruleset
 from flip7_spec.simulate import Stats, game_rng, play_game

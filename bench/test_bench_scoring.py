@@ -14,8 +14,8 @@ import pytest
 
 from bench.support import SEED, report, timed
 from flip7_spec.cards import Card, Kind, card
+from flip7_spec.play import check_hand, round_score, score
 from flip7_spec.rulesets import Ruleset
-from flip7_spec.scoring import check_hand, round_score, score
 
 HANDS = 20_000
 ROUNDS = 7

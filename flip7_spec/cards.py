@@ -171,6 +171,11 @@ def _build(text: str) -> Card:
                     f"{', '.join(sorted([*_ACTION_TEXTS, *_SPECIAL_NUMBERS]))}")
 
 
+def named_card_texts() -> list[str]:
+    """The canonical texts of the cards written as words (the Actions and the special Numbers), sorted."""
+    return sorted([*_ACTION_TEXTS, *_SPECIAL_NUMBERS])
+
+
 def canonical_text(text: str) -> str:
     """Return the canonical text of a card written laxly (any case, spaces, known aliases).
 

@@ -21,10 +21,38 @@ event (clause F7-FORCED-CHOICE).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from enum import StrEnum
+from typing import Any, Final
 
 Choice = Any
 """A JSON value: ``"hit"``, ``"stay"``, a seat number, or (Vengeance) a card reference or a pair of them."""
+
+HIT: Final = "hit"
+STAY: Final = "stay"
+
+
+class DecisionKind(StrEnum):
+    """The kinds of decision (the table above); each game uses those it needs."""
+
+    HIT_OR_STAY = "hit_or_stay"
+    TARGET = "target"
+    GIVE = "give"
+    ASSIGN = "assign"
+    CARD = "card"
+    SWAP = "swap"
+
+
+class Status(StrEnum):
+    """A player's status in the current round, as observations show it."""
+
+    ACTIVE = "active"
+    """Still taking turns."""
+    STAYED = "stayed"
+    """Out of the turn rotation by choice (or made to Stay)."""
+    FROZEN = "frozen"
+    """Out of the turn rotation by a Freeze."""
+    BUSTED = "busted"
+    """Out of the round with a duplicate Number."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,13 +60,13 @@ class Decision:
     """A decision the game is waiting for: who decides, what kind, about which card, and the legal choices."""
 
     player: int
-    kind: str
+    kind: DecisionKind | str
     options: tuple[Choice, ...]
     card: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The canonical JSON form, as found in observations."""
-        return {"player": self.player, "kind": self.kind, "card": self.card, "options": list(self.options)}
+        return {"player": self.player, "kind": str(self.kind), "card": self.card, "options": list(self.options)}
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,7 +39,6 @@ instead of merely recording it.
 
 from __future__ import annotations
 
-import importlib
 import random
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
@@ -49,9 +48,10 @@ from typing import Any, Final
 
 from flip7_spec.cards import Card, card
 from flip7_spec.clauses import CLAUSES
-from flip7_spec.engine import Game, new_game
 from flip7_spec.errors import ChanceError, Flip7Error, IllegalDecision
 from flip7_spec.events import Choice, Event
+from flip7_spec.machine import Game
+from flip7_spec.play import new_game
 from flip7_spec.policies import threshold_policy
 from flip7_spec.rulesets import Ruleset, load_ruleset, ruleset_from_json
 from flip7_spec.simulate import PlayedGame, Step
@@ -131,16 +131,6 @@ class Report:
     orphans: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
-
-
-def load_game_modules() -> None:
-    """Import the optional game modules (``flip7_spec.vengeance``) so that their presets and clauses are
-    registered; a game module that does not exist yet is skipped."""
-    try:
-        importlib.import_module("flip7_spec.vengeance")
-    except ModuleNotFoundError as error:
-        if error.name != "flip7_spec.vengeance":
-            raise
 
 
 def default_fixtures_dir() -> Path:
@@ -233,7 +223,6 @@ def load_source(root: Path, path: Path) -> Source:
     Raises :class:`FixtureError` naming the file and the key for anything malformed: bad TOML, an unknown
     key, an unknown clause id, a bad ruleset, cards that are not in the deck.
     """
-    load_game_modules()
     where = _where(root, path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))

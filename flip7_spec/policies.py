@@ -10,9 +10,10 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from flip7_spec.engine import Game
 from flip7_spec.errors import Flip7Error
-from flip7_spec.events import Choice, Decision
+from flip7_spec.events import HIT, STAY, Choice, Decision, DecisionKind
+from flip7_spec.machine import Game
+from flip7_spec.registry import definition_of
 
 Policy = Callable[[Game, Decision, random.Random], Choice]
 
@@ -23,40 +24,24 @@ def random_policy(game: Game, decision: Decision, rng: random.Random) -> Choice:
     return options[0] if len(options) == 1 else rng.choice(options)
 
 
-def _leader(game: Game, seats: tuple[Any, ...], exclude: int) -> Any:
+def leader(game: Game, seats: tuple[Any, ...], exclude: int) -> Any:
     """The seat among ``seats`` (not ``exclude`` if possible) with the highest round score, then total."""
     others = [s for s in seats if s != exclude] or list(seats)
     return max(others, key=lambda s: (game.round_score(s), game.totals[s], -s))
 
 
 def threshold_policy(threshold: int) -> Policy:
-    """Stay once the round score reaches ``threshold``; aim Freeze and Flip Three at the leading opponent;
-    give a spare Second Chance to the trailing one; for Vengeance choices, take the first legal option
-    that hurts an opponent (see :func:`_vengeance_choice`)."""
-
+    """Stay once the round score reaches ``threshold``; every other decision is the game's own simple choice
+    (its definition's ``policy_choice``: aim Actions at the leading opponent, and so on)."""
     def policy(game: Game, decision: Decision, rng: random.Random) -> Choice:
-        kind = decision.kind
         options = decision.options
-        if kind == "hit_or_stay":
+        if decision.kind == DecisionKind.HIT_OR_STAY:
             if len(options) == 1:
                 return options[0]
-            return "stay" if game.round_score(decision.player) >= threshold else "hit"
-        if kind in ("target", "assign"):
-            return _leader(game, options, decision.player)
-        if kind == "give":
-            return min(options, key=lambda s: (game.totals[s], s))
-        return _vengeance_choice(game, decision)
+            return STAY if game.round_score(decision.player) >= threshold else HIT
+        return definition_of(game.ruleset).policy_choice(game, decision)
 
     return policy
-
-
-def _vengeance_choice(game: Game, decision: Decision) -> Choice:
-    options = decision.options
-    for option in options:
-        refs = option if isinstance(option, list) else [option]
-        if all(isinstance(r, dict) and r.get("player") != decision.player for r in refs):
-            return option
-    return options[0]
 
 
 POLICIES: dict[str, str] = {

@@ -14,7 +14,8 @@ A ruleset is a frozen value. Presets are named rulesets (``flip7`` is the offici
     "0" = 1
     "+5" = 1
 
-Every option is listed in :data:`OPTIONS` with its allowed values and the clause it governs.
+Each game brings its own :class:`Ruleset` subclass, whose :attr:`Ruleset.OPTIONS` lists every option with
+its allowed values and the clause it governs, and registers its presets here.
 """
 
 from __future__ import annotations
@@ -22,29 +23,14 @@ from __future__ import annotations
 import json
 import math
 import tomllib
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields, replace
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, ClassVar
 
 from flip7_spec.cards import Card, Kind, card
 from flip7_spec.errors import CardError, RulesetError
-
-# Official base-game deck (clause F7-DECK): one 0, v copies of v for 1..12, six modifiers, nine actions.
-FLIP7_DECK: Final[tuple[tuple[str, int], ...]] = (
-    ("0", 1),
-    *((str(v), v) for v in range(1, 13)),
-    ("+2", 1),
-    ("+4", 1),
-    ("+6", 1),
-    ("+8", 1),
-    ("+10", 1),
-    ("x2", 1),
-    ("FREEZE", 3),
-    ("FLIP3", 3),
-    ("CHANCE", 3),
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,98 +42,72 @@ class Option:
     choices: tuple[Any, ...] | None
     clause: str
     help: str
-    game: str | None = None  # the one game the option applies to; None: every game
+
+    def values(self) -> list[Any] | None:
+        """Every allowed value, or None when any value of ``kind`` is allowed (whole numbers)."""
+        if self.choices is not None:
+            return list(self.choices)
+        if self.kind is bool:
+            return [True, False]
+        return None
 
 
-OPTIONS: Final[dict[str, Option]] = {
-    o.name: o
-    for o in [
-        Option("initial_deal", bool, None, "F7-DEAL",
+def machine_options(deal: str, deal_order: str, tie: str, game_end: str, bonus: str, players: str,
+                    decks: str) -> dict[str, Option]:
+    """The options of the rules every game runs on the shared machine, under the clause ids of one game."""
+    return {o.name: o for o in [
+        Option("initial_deal", bool, None, deal,
                "deal one face-up card to every player at the start of a round (false: seed 000's reading)"),
-        Option("deal_start", str, ("left_of_dealer", "dealer"), "F7-DEAL-ORDER",
+        Option("deal_start", str, ("left_of_dealer", "dealer"), deal_order,
                "where the deal and the Hit/Stay offers start"),
-        Option("second_chance_ends_turn", bool, None, "F7-CHANCE-ENDS-TURN",
-               "using a Second Chance on a Hit ends the turn (false: a replacement card is dealt at once; "
-               "never for a deal card)",
-               "flip7"),
-        Option("set_aside_on_bust", str, ("discard", "pass_to_other_active"), "F7-FLIP3-SETASIDE-BUST",
-               "what happens to cards set aside in a Flip Three whose target busts or Flips 7", "flip7"),
-        Option("tie_at_target", str, ("play_another_round", "shared_win"), "F7-TIE",
+        Option("tie_at_target", str, ("play_another_round", "shared_win"), tie,
                "a tie for the highest total at the end of the game"),
-        Option("target_score", int, None, "F7-GAME-END", "the total that ends the game"),
-        Option("flip7_bonus", int, None, "F7-FLIP7-BONUS", "the bonus for seven different Numbers"),
-        Option("min_players", int, None, "F7-PLAYERS", "the fewest players allowed"),
-        Option("max_players", int, None, "F7-PLAYERS", "the most players allowed (0: no limit)"),
-        Option("players_per_deck", int, None, "F7-TWO-DECKS",
+        Option("target_score", int, None, game_end, "the total that ends the game"),
+        Option("flip7_bonus", int, None, bonus, "the bonus for seven different Numbers"),
+        Option("min_players", int, None, players, "the fewest players allowed"),
+        Option("max_players", int, None, players, "the most players allowed (0: no limit)"),
+        Option("players_per_deck", int, None, decks,
                "players one deck serves; above it another whole deck is added"),
-        # Flip 7: With a Vengeance (RULES.md B.2, C.3, E); see flip7_spec/vengeance/
-        Option("special_numbers", bool, None, "V-SPECIAL-NUMBERS",
-               "The Zero, Unlucky 7 and Lucky 13 have their effects (false: plain Numbers 0, 7 and 13)",
-               "vengeance"),
-        Option("flip7_two_13s", str, ("count_once", "count_both"), "V-LUCKY13-FLIP7",
-               "how a Lucky 13 and another 13 count toward the seven different Numbers", "vengeance"),
-        Option("discard_chooser", str, ("resolver", "victim"), "V-DISCARD-CHOOSER",
-               "who picks the card a Discard removes: the player resolving it, or its victim", "vengeance"),
-        Option("discard_self", bool, None, "V-DISCARD-SELF",
-               "a Discard may be played on the resolver's own row", "vengeance"),
-        Option("flip4_self", bool, None, "V-FLIP4-SELF",
-               "a Flip Four may target its resolver while another player is not busted", "vengeance"),
-        Option("steal_discard_cards", str, ("any", "numbers"), "V-STEAL-DISCARD-CARDS",
-               "which face-up cards Steal and Discard may take: any, or Number cards only (seed 004)",
-               "vengeance"),
-        Option("stay_minimum", str, ("none", "one_card", "two_numbers"), "V-STAY-MINIMUM",
-               "what a player must hold to Stay voluntarily", "vengeance"),
-        Option("negative_scores", bool, None, "V-SCORE-FLOOR",
-               "round scores may go below 0 (false: floored at 0, as in the standard rules)", "vengeance"),
-        Option("brutal_mode", bool, None, "V-BRUTAL",
-               "the optional Brutal Mode: negative round scores, Modifiers on busted players, and a Flip 7 "
-               "may take 15 from another player instead of the bonus", "vengeance"),
-    ]
-}
+    ]}
 
 
 @dataclass(frozen=True, slots=True)
 class Ruleset:
-    """A complete, immutable description of the rules of one game variant."""
+    """A complete, immutable description of the rules of one game variant.
 
-    name: str = "flip7"
-    game: str = "flip7"
-    description: str = "Flip 7, official rules (Ruleset Edition 3.1)"
-    deck: tuple[tuple[str, int], ...] = FLIP7_DECK
+    This class holds what every game shares (the deck, the deal, the end of the game); each game subclasses
+    it with its own options as fields and lists every option that applies to it in :attr:`OPTIONS`.
+    """
+
+    OPTIONS: ClassVar[Mapping[str, Option]] = {}
+    """Every option of this ruleset's game, by name, with its allowed values and clause."""
+    CARD_KINDS: ClassVar[frozenset[Kind]] = frozenset()
+    """The kinds of card that have an effect in this ruleset's game."""
+
+    name: str = ""
+    game: str = ""
+    description: str = ""
+    deck: tuple[tuple[str, int], ...] = ()
     initial_deal: bool = True
     deal_start: str = "left_of_dealer"
-    second_chance_ends_turn: bool = True
-    set_aside_on_bust: str = "discard"
     tie_at_target: str = "play_another_round"
     target_score: int = 200
     flip7_bonus: int = 15
     min_players: int = 3
     max_players: int = 0
     players_per_deck: int = 18
-    special_numbers: bool = True
-    flip7_two_13s: str = "count_once"
-    discard_chooser: str = "resolver"
-    discard_self: bool = True
-    flip4_self: bool = True
-    steal_discard_cards: str = "any"
-    stay_minimum: str = "none"
-    negative_scores: bool = False
-    brutal_mode: bool = False
-    base: str = field(default="flip7", compare=False)
+    base: str = field(default="", compare=False)
 
     def decks_for(self, players: int) -> int:
-        """How many whole decks a game of ``players`` uses (clause F7-TWO-DECKS)."""
+        """How many whole decks a game of ``players`` uses (one more for each ``players_per_deck`` players)."""
         return max(1, math.ceil(players / self.players_per_deck))
 
     def deck_cards(self, players: int = 3) -> list[Card]:
-        """The cards of the full deck for ``players`` players, in composition order (not shuffled).
-
-        [F7-DECK] the composition is data; [F7-CUSTOM-DECK] a ruleset file may replace it.
-        """
+        """The cards of the full deck for ``players`` players, in composition order (not shuffled)."""
         return list(_deck_of(self.deck, self.decks_for(players)))
 
     def check_players(self, players: int) -> None:
-        """Raise :class:`RulesetError` unless ``players`` is allowed by this ruleset (clause F7-PLAYERS)."""
+        """Raise :class:`RulesetError` unless ``players`` is allowed by this ruleset."""
         if players < self.min_players:
             raise RulesetError(f"ruleset {self.name} needs at least {self.min_players} players, got {players}")
         if self.max_players and players > self.max_players:
@@ -155,8 +115,7 @@ class Ruleset:
 
     def options(self) -> dict[str, Any]:
         """The values of the options that apply to this ruleset's game, by name."""
-        return {name: getattr(self, name) for name, spec in OPTIONS.items()
-                if spec.game in (None, self.game)}
+        return {name: getattr(self, name) for name in self.OPTIONS}
 
     def to_json(self) -> dict[str, Any]:
         """A JSON value that :func:`ruleset_from_json` reads back into an equal ruleset."""
@@ -172,6 +131,10 @@ class Ruleset:
         """A copy with some options changed; each value is checked."""
         return _apply_options(self, options, where="options")
 
+    def has_effect(self, c: Card) -> bool:
+        """Whether ``c`` does something in this ruleset's game (a deck may hold only such cards)."""
+        return c.kind in self.CARD_KINDS
+
 
 @cache
 def _deck_of(composition: tuple[tuple[str, int], ...], decks: int) -> tuple[Card, ...]:
@@ -180,19 +143,58 @@ def _deck_of(composition: tuple[tuple[str, int], ...], decks: int) -> tuple[Card
     return tuple(one * decks)
 
 
-_PRESETS: dict[str, Callable[[], Ruleset]] = {
-    "flip7": lambda: Ruleset(),
-    "flip7-no-deal": lambda: Ruleset(
-        name="flip7-no-deal",
-        description="Flip 7 as read by seed 000: no initial deal, the Dealer only offers Hit/Stay in turn",
-        initial_deal=False,
-    ),
-}
+_PRESETS: dict[str, Callable[[], Ruleset]] = {}
+_RULESET_CLASSES: dict[str, type[Ruleset]] = {}
+_DEFAULT: list[str] = []
 
 
-def register_preset(name: str, build: Callable[[], Ruleset]) -> None:
-    """Add a named preset (used by the Vengeance rules module)."""
+def register_preset(name: str, build: Callable[[], Ruleset], default: bool = False) -> None:
+    """Add a named preset (each game registers its own); its ruleset class is registered for its game.
+
+    ``default`` makes it the preset that ruleset files start from when they name no ``base`` (and that
+    commands use when given no ruleset).
+    """
+    if name in _PRESETS:
+        raise RulesetError(f"preset {name!r} is registered twice")
     _PRESETS[name] = build
+    ruleset = build()
+    _RULESET_CLASSES.setdefault(ruleset.game, type(ruleset))
+    if default:
+        _DEFAULT[:] = [name]
+
+
+def unregister_presets(names: Iterable[str]) -> None:
+    """Remove presets (a game being unregistered), and the ruleset class of a game left with none."""
+    for name in names:
+        build = _PRESETS.pop(name, None)
+        if build is None:
+            continue
+        game = build().game
+        if not any(other().game == game for other in _PRESETS.values()):
+            _RULESET_CLASSES.pop(game, None)
+        if [name] == _DEFAULT:
+            _DEFAULT.clear()
+
+
+def default_preset() -> str:
+    """The name of the default preset (the official rules of the first game)."""
+    if not _DEFAULT:
+        raise RulesetError("no default preset is registered")
+    return _DEFAULT[0]
+
+
+def ruleset_classes() -> dict[str, type[Ruleset]]:
+    """The ruleset class of every game that has a preset, by game name."""
+    return dict(_RULESET_CLASSES)
+
+
+def all_options() -> dict[str, Option]:
+    """Every option of every registered game, by name (an option shared by games appears once)."""
+    found: dict[str, Option] = {}
+    for cls in _RULESET_CLASSES.values():
+        for name, option in cls.OPTIONS.items():
+            found.setdefault(name, option)
+    return found
 
 
 def preset_names() -> list[str]:
@@ -209,20 +211,21 @@ def preset(name: str) -> Ruleset:
 
 
 def _apply_options(base: Ruleset, options: Mapping[str, Any], where: str) -> Ruleset:
-    allowed = {f.name for f in fields(Ruleset)} - {"name", "game", "description", "deck", "base"}
+    allowed = base.OPTIONS
     changes: dict[str, Any] = {}
     for key, value in options.items():
-        if key not in allowed:
+        spec = allowed.get(key)
+        if spec is None:
+            other = [game for game, cls in _RULESET_CLASSES.items() if key in cls.OPTIONS]
+            if other:
+                raise RulesetError(f"{where}.{key}: applies to {', '.join(other)} rulesets only, not {base.game}")
             raise RulesetError(f"{where}.{key}: unknown option; options are {', '.join(sorted(allowed))}")
-        spec = OPTIONS.get(key)
-        if spec and spec.game not in (None, base.game):
-            raise RulesetError(f"{where}.{key}: applies to {spec.game} rulesets only, not {base.game}")
-        kind = spec.kind if spec else type(getattr(base, key))
+        kind = spec.kind
         if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
             raise RulesetError(f"{where}.{key}: expected a whole number, got {value!r}")
         if kind is not int and not isinstance(value, kind):
             raise RulesetError(f"{where}.{key}: expected {kind.__name__}, got {value!r}")
-        if spec and spec.choices is not None and value not in spec.choices:
+        if spec.choices is not None and value not in spec.choices:
             raise RulesetError(f"{where}.{key}: expected one of {', '.join(map(str, spec.choices))}, got {value!r}")
         if kind is int and value < 0:
             raise RulesetError(f"{where}.{key}: must not be negative, got {value}")
@@ -235,14 +238,7 @@ def _apply_options(base: Ruleset, options: Mapping[str, Any], where: str) -> Rul
     return ruleset
 
 
-_GAME_CARD_KINDS: Final = {
-    "flip7": frozenset({Kind.NUMBER, Kind.ADD, Kind.MULTIPLY, Kind.FREEZE, Kind.FLIP_THREE, Kind.SECOND_CHANCE}),
-    "vengeance": frozenset({Kind.NUMBER, Kind.SUBTRACT, Kind.HALVE, Kind.JUST_ONE_MORE, Kind.FLIP_FOUR, Kind.SWAP,
-                            Kind.STEAL, Kind.DISCARD}),
-}
-
-
-def _parse_deck(deck: Any, where: str, game: str = "flip7") -> tuple[tuple[str, int], ...]:
+def _parse_deck(deck: Any, where: str, ruleset: Ruleset) -> tuple[tuple[str, int], ...]:
     if not isinstance(deck, Mapping) or not deck:
         raise RulesetError(f"{where}: expected a table of card = count with at least one card")
     parsed: dict[str, int] = {}
@@ -255,9 +251,8 @@ def _parse_deck(deck: Any, where: str, game: str = "flip7") -> tuple[tuple[str, 
             raise RulesetError(f"{where}.{text}: count must be a whole number >= 0, got {count!r}")
         if canonical in parsed:
             raise RulesetError(f"{where}.{text}: card {canonical} listed twice")
-        kind = card(canonical)
-        if kind.kind not in _GAME_CARD_KINDS.get(game, frozenset(Kind)) or (game == "flip7" and kind.special):
-            raise RulesetError(f"{where}.{text}: card {canonical} has no effect in a {game} game")
+        if not ruleset.has_effect(card(canonical)):
+            raise RulesetError(f"{where}.{text}: card {canonical} has no effect in a {ruleset.game} game")
         if count:
             parsed[canonical] = count
     if not any(card(t).is_number for t in parsed):
@@ -279,7 +274,7 @@ def ruleset_from_json(data: Any, where: str = "ruleset") -> Ruleset:
     for key in data:
         if key not in known:
             raise RulesetError(f"{where}.{key}: unknown key; keys are {', '.join(sorted(known))}")
-    base_name = data.get("base", "flip7")
+    base_name = data.get("base", default_preset())
     if not isinstance(base_name, str):
         raise RulesetError(f"{where}.base: expected a preset name")
     ruleset = preset(base_name)
@@ -296,7 +291,7 @@ def ruleset_from_json(data: Any, where: str = "ruleset") -> Ruleset:
     if not isinstance(options, Mapping):
         raise RulesetError(f"{where}.options: expected a table of option = value")
     ruleset = _apply_options(ruleset, options, f"{where}.options")
-    deck = _parse_deck(data["deck"], f"{where}.deck", ruleset.game) if "deck" in data else ruleset.deck
+    deck = _parse_deck(data["deck"], f"{where}.deck", ruleset) if "deck" in data else ruleset.deck
     return replace(ruleset, name=name, description=description, deck=deck, base=base_name)
 
 
@@ -323,5 +318,3 @@ def load_ruleset(spec: str) -> Ruleset:
         raise RulesetError(f"{spec}:{error.lineno}:{error.colno}: not valid JSON: {error.msg}") from None
     return ruleset_from_json(data, where=path.name)
 
-
-import flip7_spec.vengeance.presets  # noqa: E402,F401  (registers the Vengeance presets)

@@ -13,8 +13,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from flip7_spec.engine import Game, make_game
 from flip7_spec.events import Choice, Decision, Event
+from flip7_spec.machine import Game
+from flip7_spec.play import make_game
 from flip7_spec.policies import Policy
 from flip7_spec.rulesets import Ruleset
 

@@ -37,12 +37,12 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
 from flip7_spec.cards import Card, card
-from flip7_spec.engine import FlipThree, Game, make_game
 from flip7_spec.errors import CardError
 from flip7_spec.events import Choice, Decision, Event
+from flip7_spec.machine import Game
+from flip7_spec.play import check_hand, make_game
 from flip7_spec.policies import threshold_policy
-from flip7_spec.rulesets import OPTIONS, Ruleset, preset, preset_names
-from flip7_spec.scoring import check_hand
+from flip7_spec.rulesets import Ruleset, preset, preset_names
 from flip7_spec.trace.record import record_choices
 
 Chooser = Callable[[Game, Decision], Choice]
@@ -119,16 +119,12 @@ def option_values(ruleset: Ruleset) -> dict[str, tuple[Any, ...]]:
     """For each option that applies to ``ruleset``'s game, the values :func:`rulesets` tries, the preset's
     own value first (so that shrinking returns to it)."""
     out: dict[str, tuple[Any, ...]] = {}
-    for name, spec in OPTIONS.items():
-        if spec.game not in (None, ruleset.game) or name in _FIXED_OPTIONS:
+    for name, spec in ruleset.OPTIONS.items():
+        if name in _FIXED_OPTIONS:
             continue
         current = getattr(ruleset, name)
-        if spec.choices is not None:
-            values: tuple[Any, ...] = spec.choices
-        elif spec.kind is bool:
-            values = (True, False)
-        else:
-            values = _INT_OPTION_VALUES.get(name, ())
+        allowed = spec.values()
+        values: tuple[Any, ...] = tuple(allowed) if allowed is not None else _INT_OPTION_VALUES.get(name, ())
         out[name] = (current, *(v for v in values if v != current))
     return out
 
@@ -357,10 +353,9 @@ def hands(draw: st.DrawFn, ruleset: Ruleset, players: int = 3, busted: bool | No
     if modifiers:
         picked = draw(st.lists(st.integers(0, len(modifiers) - 1), unique=True, max_size=len(modifiers)))
         hand += [modifiers[i] for i in picked]
-    if ruleset.game == "flip7":
-        for kept in ("CHANCE", "FREEZE"):
-            if deck[kept] and draw(st.booleans()):
-                hand.append(kept)
+    for kept in ("CHANCE", "FREEZE"):  # the base game's cards that stay in front of a player
+        if deck[kept] and draw(st.booleans()):
+            hand.append(kept)
     ordered = draw(st.permutations(hand))
     if not is_busted:
         try:
@@ -377,12 +372,12 @@ def hands(draw: st.DrawFn, ruleset: Ruleset, players: int = 3, busted: bool | No
 
 @dataclass(frozen=True, slots=True)
 class Reshuffle:
-    """A reshuffle as it happened: its order (top first), the round, whether a Flip Three was being
-    resolved, and the cards in play at that moment."""
+    """A reshuffle as it happened: its order (top first), the round, whether an Action (a Flip Three, a Flip
+    Four) was drawing cards, and the cards in play at that moment."""
 
     order: tuple[str, ...]
     round: int
-    in_flip_three: bool
+    mid_action: bool
     in_play: tuple[str, ...]
 
 
@@ -677,7 +672,7 @@ class _ReshuffleInFlip3(Script):
         return GameSetup(ruleset, setup.players, setup.dealer, tuple(c.text for c in rigged))
 
     def reached(self, game: Game, events: Sequence[Event], reshuffles: Sequence[Reshuffle]) -> bool:
-        return any(r.in_flip_three for r in reshuffles)
+        return any(r.mid_action for r in reshuffles)
 
 
 class _TwoDecks(Script):
@@ -742,7 +737,7 @@ class _Play:
         game = self.game
         order = [card(t) for t in self.draw(reshuffle_orders([c.text for c in discard]))]
         self.reshuffles.append(Reshuffle(tuple(c.text for c in order), game.round,
-                                         any(isinstance(f, FlipThree) for f in game.stack),
+                                         any(f.DRAWS_FOR_ACTION for f in game.stack),
                                          tuple(c.text for c in game.in_play)))
         return order
 

@@ -41,11 +41,13 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from flip7_spec.cards import Card, card
 from flip7_spec.clauses import CLAUSES
 from flip7_spec.conformance.runner import strip_options, totals_only
-from flip7_spec.engine import ACTIVE, BUSTED, FROZEN, STAYED, Game, make_game
 from flip7_spec.events import Choice, Decision, Event
+from flip7_spec.machine import ACTIVE, BUSTED, Game
+from flip7_spec.play import make_game
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure, ReferenceAdapter, Skipped
 from flip7_spec.protocol.process import ProcessEngine
-from flip7_spec.rulesets import Ruleset, preset
+from flip7_spec.registry import Role, definition_of
+from flip7_spec.rulesets import Ruleset, default_preset, preset
 from flip7_spec.strategies import (
     Draw,
     GameRecord,
@@ -57,7 +59,7 @@ from flip7_spec.strategies import (
     reshuffle_orders,
 )
 from flip7_spec.trace.canonical import dumps_line
-from flip7_spec.trace.compare import blame, clause_for_game, first_difference
+from flip7_spec.trace.compare import blame, first_difference
 from flip7_spec.trace.record import record_choices
 
 # ---- Hypothesis profiles ------------------------------------------------------------------------------
@@ -97,8 +99,6 @@ def load_profile(name: str | None = None) -> str:
 
 # ---- invariants --------------------------------------------------------------------------------------
 
-STATUSES: Final = {"flip7": frozenset({ACTIVE, STAYED, FROZEN, BUSTED}),
-                   "vengeance": frozenset({ACTIVE, STAYED, BUSTED})}
 SEAT_KINDS: Final = frozenset({"target", "give", "assign"})
 
 
@@ -159,7 +159,7 @@ def check_consistency(game: Game) -> None:
     assert observation["over"] == over and (observation["pending"] is None) == over
     n = game.n
     statuses = [p.status for p in game.players]
-    allowed = STATUSES.get(game.ruleset.game, STATUSES["flip7"])
+    allowed = definition_of(game.ruleset).statuses
     assert set(statuses) <= allowed, f"unknown statuses {sorted(set(statuses) - allowed)}"
     if not over:
         assert game.active == statuses.count(ACTIVE), f"active count {game.active}, statuses {statuses}"
@@ -177,18 +177,7 @@ def check_consistency(game: Game) -> None:
         if pending.kind == "hit_or_stay":
             assert statuses[pending.player] == ACTIVE, f"hit_or_stay asked of a {statuses[pending.player]} player"
             assert set(options) <= {"hit", "stay"}
-        # the base game asks only active players, except that under the seed-003 variant the busted target
-        # of a Flip Three assigns its set-aside cards to other players (F7-SETASIDE-PASS-VARIANT)
-        passing = pending.kind == "assign" and game.ruleset.set_aside_on_bust == "pass_to_other_active"
-        if game.ruleset.game == "flip7":
-            assert passing or statuses[pending.player] == ACTIVE, \
-                f"{pending.kind} decision asked of seat {pending.player}, which is {statuses[pending.player]}"
-            if pending.kind in ("target", "assign"):
-                assert all(statuses[s] == ACTIVE for s in options), f"{pending.kind} offers inactive seats"
-            if pending.kind == "give":
-                assert pending.player not in options and all(
-                    statuses[s] == ACTIVE and not game.players[s].has_chance for s in options), \
-                    f"give offers {options}, not other active players without a Second Chance"
+        definition_of(game.ruleset).check_state(game)
     if over:
         top = max(game.totals)
         winners = game.winners
@@ -205,7 +194,7 @@ def check_consistency(game: Game) -> None:
 def totals_may_fall(ruleset: Ruleset) -> bool:
     """Whether a player's total may go down under ``ruleset``: only with negative round scores (Brutal
     Mode, or the option negative_scores of ``vengeance-basic``)."""
-    return ruleset.game != "flip7" and (ruleset.brutal_mode or ruleset.negative_scores)
+    return definition_of(ruleset).scores_below_zero(ruleset)
 
 
 def check_totals(ruleset: Ruleset, before: Sequence[int], after: Sequence[int]) -> None:
@@ -713,8 +702,8 @@ class DifferentialMachine(RuleBasedStateMachine):
         difference = first_difference(left, right)
         if difference is None:
             return
-        game = self.setup.ruleset.game if self.setup is not None else "flip7"
-        clause = clause_for_game(blame(difference.path, events, "F7-HIT-STAY", expected), game)
+        ruleset = self.setup.ruleset if self.setup is not None else preset(default_preset())
+        clause = blame(difference.path, events, Role.HIT_STAY, definition_of(ruleset), expected)
         where = difference.where(["observation"])
         after = "the start" if step is None else f"decision {step} ({self.choices[step]!r})"
         statement = CLAUSES[clause].statement if clause in CLAUSES else ""

@@ -10,7 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from flip7_spec.cards import Card
-from flip7_spec.engine import FlipThree, Game
+from flip7_spec.games.flip7.engine import FlipThree
+from flip7_spec.machine import Game
 from flip7_spec.rulesets import preset
 from flip7_spec.strategies import GameRecord, game_setups, playable_presets, played_games, rare_games, rulesets
 from flip7_spec.testing import check_conservation, walk

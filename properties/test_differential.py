@@ -14,9 +14,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.stateful import run_state_machine_as_test
 
+from flip7_spec.play import round_score
 from flip7_spec.protocol.adapter import EngineAdapter
 from flip7_spec.rulesets import Ruleset
-from flip7_spec.scoring import round_score
 from flip7_spec.strategies import Hand, hands
 from flip7_spec.testing import differential_machine, supported_rulesets
 

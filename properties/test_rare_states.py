@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 
-from flip7_spec.engine import ACTIVE
+from flip7_spec.machine import ACTIVE
 from flip7_spec.strategies import GameRecord, rare_games
 from flip7_spec.testing import check_conservation, walk
 

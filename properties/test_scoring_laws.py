@@ -9,8 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from flip7_spec.cards import card
+from flip7_spec.play import check_hand, round_score, score
 from flip7_spec.rulesets import Ruleset, preset
-from flip7_spec.scoring import FLIP7_SIZE, check_hand, distinct_numbers, round_score, score
+from flip7_spec.scoring import FLIP7_SIZE, distinct_numbers
 from flip7_spec.strategies import Hand, hands, playable_presets, rulesets
 
 BASE = rulesets(games=("flip7",))

@@ -8,9 +8,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from flip7_spec.cards import cards
-from flip7_spec.engine import FROZEN, STAYED
+from flip7_spec.machine import FROZEN, STAYED
+from flip7_spec.play import round_score
 from flip7_spec.rulesets import preset
-from flip7_spec.scoring import round_score
 from flip7_spec.strategies import GameRecord, game_setups, playable_presets, played_games, rare_games, rulesets
 from flip7_spec.testing import check_totals, totals_may_fall, walk
 

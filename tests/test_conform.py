@@ -359,9 +359,9 @@ def test_reference_skips_none_of_its_own_fixtures() -> None:
 
 
 def test_console_script_loads_a_python_engine_from_the_current_folder() -> None:
-    script = shutil.which("flip7-spec")
-    if script is None:
-        pytest.skip("the flip7-spec console script is not installed")
+    beside = Path(sys.executable).with_name("flip7-spec")  # the script of the environment running the tests
+    script = str(beside) if beside.exists() else shutil.which("flip7-spec")
+    assert script is not None, "the flip7-spec console script is not installed beside this Python or on PATH"
     env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
     completed = subprocess.run([script, "conform", "--python", "tests.mutants.dealer_fixed:Engine", "--games", "1",
                                 *QUICK], cwd=REPO, env=env, capture_output=True, text=True, timeout=GUARD)

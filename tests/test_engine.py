@@ -8,8 +8,8 @@ from collections import Counter
 import pytest
 
 from flip7_spec import IllegalDecision, new_game, preset, round_score
-from flip7_spec.engine import Game
 from flip7_spec.errors import ChanceError, SetupError
+from flip7_spec.machine import Game
 from flip7_spec.policies import random_policy, threshold_policy
 from flip7_spec.simulate import Stats, game_rng, play_game
 
@@ -18,7 +18,7 @@ FLIP7 = preset("flip7")
 
 def conserved(game: Game) -> bool:
     """Draw pile + discard pile + table + in play is the whole deck."""
-    held = game.pile + game.discard + game.table_cards() + game.in_play
+    held = game.pile + game.discard + [c for p in game.players for c in p.cards] + game.in_play
     return Counter(c.text for c in held) == Counter(c.text for c in game.ruleset.deck_cards(game.n))
 
 

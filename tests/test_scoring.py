@@ -6,8 +6,8 @@ import pytest
 
 from flip7_spec import cards, preset, round_score
 from flip7_spec.errors import CardError
+from flip7_spec.play import check_hand, score
 from flip7_spec.rulesets import ruleset_from_json
-from flip7_spec.scoring import check_hand, score
 
 FLIP7 = preset("flip7")
 

@@ -19,8 +19,8 @@ import z3  # type: ignore[import-untyped, unused-ignore]
 from flip7_spec.cards import Card, Kind, card, cards
 from flip7_spec.clauses import CLAUSES
 from flip7_spec.errors import CardError, RulesetError
+from flip7_spec.play import check_hand, round_score, score
 from flip7_spec.rulesets import Ruleset, load_ruleset, preset, ruleset_from_json
-from flip7_spec.scoring import check_hand, round_score, score
 from flip7_spec.symbolic.misreadings import (
     FLIP7_MISREADINGS,
     Misreading,
@@ -237,9 +237,9 @@ def test_rechecks_on_a_scorer_agree_with_the_proofs() -> None:
 
 
 @pytest.mark.clause("F7-SCORE")
-def test_no_theorems_for_other_games() -> None:
-    other = replace(preset("flip7"), name="other", game="other")
-    with pytest.raises(NoTheorems, match="no theorems exist yet for the game other"):
+def test_no_theorems_for_other_games(toy_game: str) -> None:
+    other = preset(toy_game)
+    with pytest.raises(NoTheorems, match=f"no theorems exist for the game {other.game}"):
         theorem_set(other)
     with pytest.raises(SymbolicError):
         distinguishing_cases(other)

@@ -21,19 +21,15 @@ from flip7_spec.cards import Card, Kind, Special, cards
 from flip7_spec.clauses import CLAUSES
 from flip7_spec.conformance.cases import scoring_cases
 from flip7_spec.errors import CardError
-from flip7_spec.rulesets import Ruleset, preset, ruleset_from_json
-from flip7_spec.scoring import check_hand, round_score, score
-from flip7_spec.symbolic.misreadings import distinguishing_cases, misreadings_for, search_cases
-from flip7_spec.symbolic.model import SymbolicError
-from flip7_spec.symbolic.theorems import COUNTEREXAMPLE, PROVED, theorem_set
-from flip7_spec.symbolic.vengeance_misreadings import (
+from flip7_spec.games.vengeance.ruleset import VengeanceRuleset
+from flip7_spec.games.vengeance.symbolic.misreadings import (
     Reading,
     VengeanceMisreading,
     reading_score,
     reading_term,
     vengeance_misreadings,
 )
-from flip7_spec.symbolic.vengeance_model import (
+from flip7_spec.games.vengeance.symbolic.model import (
     VengeanceHand,
     VPoint,
     compare_with_scorer,
@@ -41,11 +37,16 @@ from flip7_spec.symbolic.vengeance_model import (
     domain_of,
     score_function,
 )
-from flip7_spec.symbolic.vengeance_theorems import (
+from flip7_spec.games.vengeance.symbolic.theorems import (
     VengeanceTheorems,
     check_against_scorer,
     prove_on_model,
 )
+from flip7_spec.play import check_hand, round_score, score
+from flip7_spec.rulesets import Ruleset, preset, ruleset_from_json
+from flip7_spec.symbolic.misreadings import distinguishing_cases, misreadings_for, search_cases
+from flip7_spec.symbolic.model import SymbolicError
+from flip7_spec.symbolic.theorems import COUNTEREXAMPLE, PROVED, theorem_set
 
 ROOT = Path(__file__).resolve().parent.parent
 V = preset("vengeance")
@@ -240,7 +241,7 @@ def test_hands_outside_the_model_are_rejected() -> None:
     with pytest.raises(SymbolicError):
         domain_of(preset("flip7"))
     with pytest.raises(SymbolicError):
-        domain_of(Ruleset(name="odd", game="vengeance", deck=(("1", 1), ("x2", 1))))
+        domain_of(VengeanceRuleset(name="odd", deck=(("1", 1), ("x2", 1))))
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -21,9 +21,10 @@ from click.testing import CliRunner
 from flip7_spec.cards import card
 from flip7_spec.clauses import CLAUSES, clauses_for
 from flip7_spec.cli import cli
-from flip7_spec.engine import Game, new_game
 from flip7_spec.errors import IllegalDecision, RulesetError, SetupError
 from flip7_spec.events import Decision, Event
+from flip7_spec.machine import Game
+from flip7_spec.play import new_game
 from flip7_spec.policies import random_policy, threshold_policy
 from flip7_spec.rulesets import Ruleset, load_ruleset, preset, ruleset_from_json
 from flip7_spec.simulate import Stats, play_games
@@ -743,7 +744,7 @@ def test_choices_are_plain_json_and_compared_strictly() -> None:
 # ---- registry, citations and coverage -------------------------------------------------------------------
 
 
-PACKAGE = Path(__file__).resolve().parent.parent / "flip7_spec" / "vengeance"
+PACKAGE = Path(__file__).resolve().parent.parent / "flip7_spec" / "games" / "vengeance"
 TESTS = [Path(__file__), Path(__file__).with_name("test_vengeance_scoring.py")]
 
 
@@ -791,7 +792,7 @@ def _check_conservation(game: Game, full: Counter[str] | None = None) -> None:
     held = Counter(c.text for c in game.pile)
     held.update(c.text for c in game.discard)
     held.update(c.text for c in game.in_play)
-    held.update(c.text for c in game.table_cards())
+    held.update(c.text for c in [c for p in game.players for c in p.cards])
     assert held == (full or Counter(c.text for c in game.ruleset.deck_cards(game.n)))
 
 

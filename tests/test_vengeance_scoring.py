@@ -9,8 +9,8 @@ from click.testing import CliRunner
 from flip7_spec.cards import cards
 from flip7_spec.cli import cli
 from flip7_spec.errors import CardError
+from flip7_spec.play import check_hand, round_score, score
 from flip7_spec.rulesets import preset
-from flip7_spec.scoring import check_hand, round_score, score
 
 V = preset("vengeance")
 BASIC = preset("vengeance-basic")

@@ -10,7 +10,7 @@ import click
 
 from flip7_spec.clauses import clauses_for
 from flip7_spec.cli.common import EXIT_BAD_INPUT, EXIT_CHECK_FAILED, EXIT_OK, fail
-from flip7_spec.fixtures import compiled_paths, default_fixtures_dir, load_game_modules, regenerate
+from flip7_spec.fixtures import compiled_paths, default_fixtures_dir, regenerate
 from flip7_spec.rulesets import ruleset_from_json
 
 _DIR_HELP = "the fixtures directory (default: ./fixtures if it has sources, else the checkout's fixtures)"
@@ -76,7 +76,6 @@ def list_command(directory: Path | None) -> None:
     Exit code 1 when some clause of a game that has fixtures is named by no fixture.
     """
     root = _root(directory)
-    load_game_modules()
     named: dict[str, set[str]] = defaultdict(set)
     for path in compiled_paths(root):
         try:

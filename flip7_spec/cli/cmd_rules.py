@@ -8,7 +8,7 @@ import click
 
 from flip7_spec.clauses import clauses_for
 from flip7_spec.cli.common import ruleset_option
-from flip7_spec.rulesets import OPTIONS, Ruleset
+from flip7_spec.rulesets import Ruleset
 
 
 @click.command("rules")
@@ -41,5 +41,5 @@ def command(ruleset: Ruleset, as_json: bool, show_options: bool) -> None:
     if show_options:
         click.echo("# options")
         for name, value in ruleset.options().items():
-            spec = OPTIONS.get(name)
+            spec = ruleset.OPTIONS.get(name)
             click.echo(f"{name} = {json.dumps(value)}" + (f"    # {spec.help}" if spec else ""))

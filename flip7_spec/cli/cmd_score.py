@@ -6,8 +6,8 @@ import click
 
 from flip7_spec.cards import cards
 from flip7_spec.cli.common import ruleset_option
+from flip7_spec.play import check_hand, score
 from flip7_spec.rulesets import Ruleset
-from flip7_spec.scoring import check_hand, score
 
 
 @click.command("score", context_settings={"ignore_unknown_options": True})

@@ -9,9 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from flip7_spec.cards import cards
+from flip7_spec.play import round_score
 from flip7_spec.policies import random_policy, threshold_policy
-from flip7_spec.rulesets import Ruleset, preset, ruleset_from_json
-from flip7_spec.scoring import round_score
+from flip7_spec.registry import definition_of
+from flip7_spec.rulesets import Ruleset, preset, preset_names, ruleset_from_json
 from flip7_spec.simulate import game_rng, play_game
 from flip7_spec.trace.reader import read_traces
 from flip7_spec.trace.record import played_to_trace
@@ -33,23 +34,22 @@ class Case:
     generated: bool = False
 
 
-# The official worked examples (RULES.md A.1#17), each with the clause it illustrates.
-OFFICIAL_EXAMPLES: tuple[tuple[str, str, str], ...] = (
-    ("official-sum", "3 11 5 7 10", "F7-SCORE"),
-    ("official-x2", "3 11 5 7 10 x2", "F7-MOD-X2"),
-    ("official-plus10", "3 11 5 7 10 +10", "F7-MOD-ADD"),
-    ("official-flip7", "3 11 5 7 10 9 4", "F7-FLIP7-BONUS"),
-)
-
-
 def scoring_cases(ruleset: Ruleset) -> list[Case]:
-    """The official examples (base game) and the distinguishing hands z3 finds for known misreadings."""
+    """The rule book's worked examples of the ruleset's game and the distinguishing hands z3 finds for known
+    misreadings.
+
+    A worked example's expected score is the printed figure when the ruleset keeps the official scoring
+    options, and the reference's score under the ruleset's own options otherwise (a custom bonus, say).
+    """
     out: list[Case] = []
-    if ruleset.game == "flip7":
-        for name, text, clause in OFFICIAL_EXAMPLES:
-            hand = cards(text)
-            out.append(Case(f"scoring:{ruleset.name}:{name}", "scoring", ruleset, hand=[c.text for c in hand],
-                            expected=round_score(ruleset, hand), clause=clause, label="official worked example"))
+    definition = definition_of(ruleset)
+    official = preset(definition.presets[0][0])
+    for example in definition.worked_examples:
+        hand = cards(example.hand)
+        same_scoring = all(getattr(ruleset, name) == getattr(official, name) for name in example.options)
+        expected = example.printed if same_scoring else round_score(ruleset, hand)
+        out.append(Case(f"scoring:{ruleset.name}:{example.id}", "scoring", ruleset, hand=[c.text for c in hand],
+                        expected=expected, clause=example.clause, label="official worked example"))
     try:
         from flip7_spec.symbolic.misreadings import distinguishing_cases
     except ImportError:  # pragma: no cover - the symbolic package ships with flip7-spec
@@ -122,14 +122,5 @@ def generated_cases(rulesets: Sequence[Ruleset], players: Sequence[int], games: 
 
 
 def default_rulesets() -> list[Ruleset]:
-    """The presets generated games cycle through by default."""
-    return [preset(name) for name in ("flip7", "flip7-no-deal", "vengeance", "vengeance-basic")
-            if _exists(name)]
-
-
-def _exists(name: str) -> bool:
-    try:
-        preset(name)
-    except Exception:
-        return False
-    return True
+    """The presets generated games cycle through by default: every preset of every registered game."""
+    return [preset(name) for name in preset_names()]

@@ -12,8 +12,9 @@ from flip7_spec.conformance.cases import Case
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure, Skipped
 from flip7_spec.protocol.process import ProcessEngine
 from flip7_spec.protocol.schema import message_errors
-from flip7_spec.rulesets import OPTIONS, Ruleset, preset
-from flip7_spec.trace.compare import blame, clause_for_game, first_difference
+from flip7_spec.registry import Role, definition_of
+from flip7_spec.rulesets import Ruleset, preset
+from flip7_spec.trace.compare import blame, first_difference
 from flip7_spec.trace.record import trace_reshuffles
 from flip7_spec.trace.schema import json_path
 
@@ -62,8 +63,7 @@ def support_problem(hello: dict[str, Any], case: Case) -> str | None:
     else:
         return f"the engine does not implement the {ruleset.name} ruleset"
     options = hello.get("options", {})
-    for name in OPTIONS:
-        value = getattr(ruleset, name)
+    for name, value in ruleset.options().items():
         allowed = options.get(name, [])
         if value != getattr(base, name) and allowed != "any" and value not in allowed:
             return f"the engine does not implement {name}={json.dumps(value)}"
@@ -199,7 +199,7 @@ def _failure(case: Case, level: str, trace: dict[str, Any], step: int | None, st
     events = trace.get("start", {}).get("events", []) if step_index is None else \
         trace["steps"][step_index].get("events", [])
     decision = None if step_index is None else trace["steps"][step_index]["decision"]
-    clause = clause_for_game(blame(difference.path, events, "F7-HIT-STAY", expected), case.ruleset.game)
+    clause = blame(difference.path, events, Role.HIT_STAY, definition_of(case.ruleset), expected)
     where = json_path([*prefix, "observation", *difference.path])
     return CaseResult(case.id, level, FAIL, "observation differs", step=step_index, where=where,
                       expected=difference.expected, found=difference.found, clause=clause, decision=decision,

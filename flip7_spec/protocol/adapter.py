@@ -12,11 +12,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from flip7_spec.cards import cards
-from flip7_spec.engine import Game, new_game
 from flip7_spec.errors import Flip7Error
+from flip7_spec.machine import Game
+from flip7_spec.play import new_game, round_score
 from flip7_spec.protocol import LEVELS, PROTOCOL_VERSION
-from flip7_spec.rulesets import OPTIONS, preset_names, ruleset_from_json
-from flip7_spec.scoring import round_score
+from flip7_spec.rulesets import all_options, preset_names, ruleset_from_json
 
 Observation = dict[str, Any]
 
@@ -70,13 +70,9 @@ def reference_hello() -> dict[str, Any]:
     from flip7_spec import __version__
 
     options: dict[str, list[Any] | str] = {}
-    for name, option in OPTIONS.items():
-        if option.choices is not None:
-            options[name] = list(option.choices)
-        elif option.kind is bool:
-            options[name] = [True, False]
-        else:
-            options[name] = "any"
+    for name, option in all_options().items():
+        values = option.values()
+        options[name] = values if values is not None else "any"
     return {"protocol": PROTOCOL_VERSION, "name": "flip7-spec reference", "version": __version__,
             "rulesets": preset_names(), "levels": list(LEVELS), "options": options, "decks": True}
 

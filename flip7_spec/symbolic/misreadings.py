@@ -13,7 +13,6 @@ Nothing is cached: the cases are computed at run time, in well under a second pe
 
 from __future__ import annotations
 
-import importlib
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -24,8 +23,8 @@ import z3  # type: ignore[import-untyped, unused-ignore]
 
 from flip7_spec.cards import Card, Kind
 from flip7_spec.errors import CardError
+from flip7_spec.play import check_hand, round_score
 from flip7_spec.rulesets import Ruleset
-from flip7_spec.scoring import check_hand, round_score
 from flip7_spec.symbolic import DEFAULT_TIMEOUT_MS
 from flip7_spec.symbolic.model import (
     FLIP7_NUMBERS,
@@ -36,6 +35,7 @@ from flip7_spec.symbolic.model import (
     domain_of,
     total,
 )
+from flip7_spec.symbolic.plugin import plugin_of
 
 
 @dataclass(frozen=True)
@@ -238,28 +238,12 @@ FLIP7_MISREADINGS: Final[tuple[Misreading, ...]] = (
 """The misreadings of base-game scoring."""
 
 
-MISREADING_SETS: dict[str, Callable[[Ruleset], Sequence[Misreading]]] = {
-    "flip7": lambda ruleset: FLIP7_MISREADINGS,
-    # loaded on first use: flip7_spec.symbolic.vengeance_misreadings imports this module
-    "vengeance": lambda ruleset: importlib.import_module(
-        "flip7_spec.symbolic.vengeance_misreadings").vengeance_misreadings(ruleset),
-}
-"""The misreadings of each game; a game without an entry has none yet."""
-
-CASE_SEARCHES: dict[str, Callable[[Ruleset, int | None, int], list[CaseSearch]]] = {
-    "vengeance": lambda ruleset, players, timeout_ms: importlib.import_module(
-        "flip7_spec.symbolic.vengeance_misreadings").search_vengeance_cases(ruleset, players, timeout_ms),
-}
-"""The games whose cases are searched over a model of their own (the search below uses the flip7 model)."""
-
-
 def misreadings_for(ruleset: Ruleset) -> list[Misreading]:
     """The misreadings of ``ruleset``'s game. Raises :class:`SymbolicError` for a game without any."""
-    build = MISREADING_SETS.get(ruleset.game)
-    if build is None:
-        raise SymbolicError(f"no scoring misreadings exist yet for the game {ruleset.game} "
-                            f"(ruleset {ruleset.name}); they exist for: {', '.join(sorted(MISREADING_SETS))}")
-    return list(build(ruleset))
+    plugin = plugin_of(ruleset)
+    if plugin is None:
+        raise SymbolicError(f"no scoring misreadings exist for the game {ruleset.game} (ruleset {ruleset.name})")
+    return list(plugin.misreadings(ruleset))
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -365,10 +349,16 @@ def search_cases(ruleset: Ruleset, players: int | None = None,
     Raises :class:`SymbolicError` for a game without misreadings, a ruleset the model cannot represent, or a
     search z3 could not finish in ``timeout_ms``.
     """
-    search = CASE_SEARCHES.get(ruleset.game)
-    if search is not None:
-        return search(ruleset, players, timeout_ms)
-    rivals = misreadings_for(ruleset)
+    plugin = plugin_of(ruleset)
+    if plugin is None:
+        raise SymbolicError(f"no scoring misreadings exist for the game {ruleset.game} (ruleset {ruleset.name})")
+    return plugin.search_cases(ruleset, players, timeout_ms)
+
+
+def search_flip7_cases(ruleset: Ruleset, players: int | None = None,
+                       timeout_ms: int = DEFAULT_TIMEOUT_MS) -> list[CaseSearch]:
+    """Search a distinguishing hand for every base-game misreading, over the base-game model."""
+    rivals = list(FLIP7_MISREADINGS)
     return [_search(ruleset, players, m, rivals, timeout_ms) for m in rivals]
 
 

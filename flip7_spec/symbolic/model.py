@@ -36,7 +36,7 @@ from flip7_spec.rulesets import Ruleset
 Expr = Any
 """A z3 expression (``BoolRef`` or ``ArithRef``); z3 ships no type information."""
 
-Scorer = Callable[[Ruleset, Sequence[Card], bool], int]
+Scorer = Callable[[Any, Sequence[Card], bool], int]
 """A round scorer with the signature of :func:`flip7_spec.scoring.round_score`."""
 
 FLIP7_NUMBERS: Final = 7

@@ -16,7 +16,6 @@ Theorem sets are per game: :data:`THEOREM_SETS` maps a game name to the class th
 
 from __future__ import annotations
 
-import importlib
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -26,8 +25,8 @@ from typing import Any, Final, Generic, Protocol, TypeVar
 import z3  # type: ignore[import-untyped, unused-ignore]
 
 from flip7_spec.cards import Kind
+from flip7_spec.play import round_score
 from flip7_spec.rulesets import Ruleset
-from flip7_spec.scoring import round_score
 from flip7_spec.symbolic import DEFAULT_TIMEOUT_MS
 from flip7_spec.symbolic.model import (
     FLIP7_NUMBERS,
@@ -45,6 +44,7 @@ from flip7_spec.symbolic.model import (
     score_function,
     total,
 )
+from flip7_spec.symbolic.plugin import plugin_of
 
 CHECK_BUDGET: Final = 500_000
 """The most property evaluations spent re-checking one theorem on a scorer that differs from the model."""
@@ -209,7 +209,7 @@ class TheoremSet(Protocol):
     def describe(self) -> str:
         """One line describing the hands the theorems range over."""
 
-    def theorems(self) -> list[Theorem]:
+    def theorems(self) -> Sequence[Any]:
         """The theorems, in the order they are proved."""
 
     def prove(self, scorer: Scorer | None = round_score, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> ProofReport:
@@ -708,25 +708,15 @@ def _agreement_result(agreement: Agreement, name: str, max_hands: int) -> Theore
                          method="enumeration")
 
 
-THEOREM_SETS: dict[str, Callable[[Ruleset, int | None], TheoremSet]] = {
-    "flip7": Flip7Theorems,
-    # loaded on first use: flip7_spec.symbolic.vengeance_theorems imports this module
-    "vengeance": lambda ruleset, players: importlib.import_module(
-        "flip7_spec.symbolic.vengeance_theorems").VengeanceTheorems(ruleset, players),
-}
-"""The theorem set of each game; a game without an entry has no theorems yet."""
-
-
 def theorem_set(ruleset: Ruleset, players: int | None = None) -> TheoremSet:
     """The theorem set for ``ruleset`` (``players`` fixes how many decks are in play; ``None``: one deck).
 
-    Raises :class:`NoTheorems` when no theorem set exists for the ruleset's game.
+    Raises :class:`NoTheorems` when the ruleset's game brings no theorems.
     """
-    build = THEOREM_SETS.get(ruleset.game)
-    if build is None:
-        raise NoTheorems(f"no theorems exist yet for the game {ruleset.game} (ruleset {ruleset.name}); "
-                         f"theorem sets exist for: {', '.join(sorted(THEOREM_SETS))}")
-    return build(ruleset, players)
+    plugin = plugin_of(ruleset)
+    if plugin is None:
+        raise NoTheorems(f"no theorems exist for the game {ruleset.game} (ruleset {ruleset.name})")
+    return plugin.theorems(ruleset, players)
 
 
 def prove(ruleset: Ruleset, scorer: Scorer | None = round_score, timeout_ms: int = DEFAULT_TIMEOUT_MS,

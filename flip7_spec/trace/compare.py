@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from flip7_spec.registry import GameDefinition, Role
 from flip7_spec.trace.schema import json_path
 
 _MISSING = object()
@@ -75,35 +75,29 @@ def _absent(value: Any) -> Any:
     return "<absent>" if value is _MISSING else value
 
 
-_PENDING_CLAUSES = {
-    "target": "F7-ACTION-TARGET",
-    "give": "F7-CHANCE-GIVE",
-    "assign": "F7-FLIP3-ASSIGN",
-}
-
-_STATUS_CLAUSES = {"bust": "F7-BUST", "freeze": "F7-FREEZE", "stay": "F7-HIT-STAY", "flip7": "F7-FLIP7"}
+_STATUS_ROLES = {"bust": Role.BUST, "freeze": Role.OUT_OF_ROUND, "stay": Role.HIT_STAY, "flip7": Role.FLIP7}
 
 
-def blame(path: Sequence[str | int], events: Sequence[dict[str, Any]], default: str,
+def blame(path: Sequence[str | int], events: Sequence[dict[str, Any]], default: Role, game: GameDefinition,
           expected: dict[str, Any] | None = None) -> str:
-    """The clause behind a difference at ``path`` of an observation, from the reference's events of that step.
+    """The clause of ``game`` behind a difference at ``path`` of an observation, from the reference's events of
+    that step.
 
     The rule: the clause of the last reference event that concerns what differs (the player of a
     ``players[i]`` path, the piles for pile sizes, the pending decision's player for ``pending``); for a
-    round score or total at a round's end, the scoring clause; ``default`` when no event concerns it.
+    round score or total at a round's end, the scoring clause; the clause of role ``default`` when no event
+    concerns it.
     """
     parts = list(path)
     kinds = [e.get("event") for e in events]
+    fallback = game.clause_of(default)
     if parts[:1] == ["pending"] and isinstance(expected, dict) and isinstance(expected.get("pending"), dict):
-        kind = expected["pending"].get("kind")
+        kind = str(expected["pending"].get("kind"))
         card = str(expected["pending"].get("card") or "")
         if parts[1:2] in (["options"], ["card"]):
-            if kind == "target" and card[:1] in ("-", "/"):
-                return "V-MOD-TARGET"  # a Vengeance modifier's receiver
-            if kind in ("card", "swap"):
-                return {"STEAL": "V-STEAL", "DISCARD": "V-DISCARD"}.get(card, "V-SWAP")
-            if kind in _PENDING_CLAUSES:
-                return _PENDING_CLAUSES[str(kind)]
+            clause = game.decision_clause(kind, card)
+            if clause is not None:
+                return clause
     if parts[:1] == ["players"] and len(parts) >= 2 and isinstance(parts[1], int):
         seat = parts[1]
         field = parts[2] if len(parts) > 2 else None
@@ -111,90 +105,42 @@ def blame(path: Sequence[str | int], events: Sequence[dict[str, Any]], default: 
                 or seat in (e.get("players") or ())]
         forced = [e for e in mine if e.get("event") == "forced" and e.get("because")]
         if field == "total":
-            return "F7-SCORE" if "round_end" in kinds else "F7-BANK"
+            return game.clause_of(Role.SCORE if "round_end" in kinds else Role.BANK)
         if field == "status":
             for event in reversed(mine):
-                if event.get("event") in _STATUS_CLAUSES:
-                    return str(event.get("clause") or _STATUS_CLAUSES[str(event.get("event"))])
+                role = _STATUS_ROLES.get(str(event.get("event")))
+                if role is not None:
+                    return str(event.get("clause") or game.clause_of(role))
             if any(e.get("event") == "target" or e.get("kind") == "target" for e in events):
-                return "F7-ACTION-TARGET"  # the engine aimed an action elsewhere than the reference did
+                return game.clause_of(Role.ACTION_TARGET)  # the engine aimed an action elsewhere
         if field == "round_score":
-            return _scoring_clause(expected, seat)
+            return game.scoring_clause(_row(expected, seat))
         if forced:
             return str(forced[-1]["because"])  # the only legal choice, made for the player
         if mine:
-            return str(mine[-1].get("clause", default))
+            return str(mine[-1].get("clause", fallback))
     if parts[:1] in (["draw_pile"], ["discard_pile"], ["in_play"]):
         for event in reversed(events):
             name = event.get("event")
             if name == "round_end":
-                return "F7-DISCARD-PILE"  # the round's cards go to the discard pile, the deck is kept
+                return game.clause_of(Role.DISCARD_PILE)  # the round's cards go to the discard pile
             if name in ("reshuffle", "discard", "chance_used", "flip3_end"):
-                return str(event.get("clause", default))
+                return str(event.get("clause", fallback))
     if parts[:1] in (["round"], ["dealer"]):
         if parts[0] == "dealer":
-            return "F7-DEALER-ROTATION"
-        return "F7-FLIP7" if "flip7" in kinds else "F7-ROUND-END"
+            return game.clause_of(Role.DEALER_ROTATION)
+        return game.clause_of(Role.FLIP7 if "flip7" in kinds else Role.ROUND_END)
     if parts[:1] in (["over"], ["winners"]):
-        return "F7-TIE" if "tie" in kinds else "F7-GAME-END"
+        return game.clause_of(Role.TIE if "tie" in kinds else Role.GAME_END)
     if events:
-        return str(events[-1].get("clause", default))
-    return default
+        return str(events[-1].get("clause", fallback))
+    return fallback
 
 
-def _scoring_clause(expected: dict[str, Any] | None, seat: int) -> str:
-    """The most specific scoring clause for the hand and status that ``seat`` has in ``expected``."""
+def _row(expected: dict[str, Any] | None, seat: int) -> dict[str, Any]:
+    """Player ``seat``'s row in ``expected`` (empty when the observation has none)."""
     try:
-        player = expected["players"][seat] if expected else {}
-        hand, status = player.get("cards", []), player.get("status")
-    except (KeyError, IndexError, TypeError, AttributeError):
-        hand, status = [], None
-    if status == "busted":
-        return "F7-SCORE-BUST"
-    if status == "frozen":
-        return "F7-FREEZE"
-    if any(isinstance(c, str) and c[:1] == "x" for c in hand):
-        return "F7-MOD-X2"
-    if any(isinstance(c, str) and c[:1] == "+" for c in hand):
-        return "F7-MOD-ADD"
-    return "F7-SCORE"
-
-
-_PATH_PART = re.compile(r"\.([A-Za-z_]+)|\[(\d+)\]")
-
-
-def parse_path(path: str) -> list[str | int]:
-    """The parts of a JSON path written by :func:`flip7_spec.trace.schema.json_path`."""
-    return [name if name else int(index) for name, index in _PATH_PART.findall(path)]
-
-
-# The base-game clauses that replay and conformance name by default, and their Vengeance counterparts.
-_VENGEANCE_EQUIVALENTS = {
-    "F7-HIT-STAY": "V-HIT-STAY",
-    "F7-STAY-NEEDS-CARD": "V-STAY-MINIMUM",
-    "F7-ACTION-TARGET": "V-ACTION-TARGET",
-    "F7-SCORE": "V-SCORE",
-    "F7-MOD-X2": "V-SCORE",
-    "F7-MOD-ADD": "V-SCORE",
-    "F7-BANK": "V-BANK",
-    "F7-SCORE-BUST": "V-SCORE-BUST",
-    "F7-DISCARD-PILE": "V-NEXT-ROUND",
-    "F7-FREEZE": "V-STAY-NO-BANK",
-    "F7-ALL-BUST": "V-ROUND-END",
-    "F7-BUST": "V-BUST",
-    "F7-FLIP7": "V-FLIP7",
-    "F7-DECK": "V-DECK",
-    "F7-RESHUFFLE": "V-RESHUFFLE",
-    "F7-ROUND-END": "V-ROUND-END",
-    "F7-DEALER-ROTATION": "V-NEXT-ROUND",
-    "F7-GAME-END": "V-GAME-END",
-    "F7-WINNER": "V-WINNER",
-    "F7-TIE": "V-TIE",
-}
-
-
-def clause_for_game(clause: str, game: str) -> str:
-    """``clause`` as the game ``game`` names it: a base-game default becomes its Vengeance counterpart."""
-    if game == "vengeance":
-        return _VENGEANCE_EQUIVALENTS.get(clause, clause)
-    return clause
+        row = expected["players"][seat] if expected else {}
+    except (KeyError, IndexError, TypeError):
+        return {}
+    return row if isinstance(row, dict) else {}

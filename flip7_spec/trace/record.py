@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from flip7_spec.engine import Game
 from flip7_spec.events import Event
+from flip7_spec.machine import Game
 from flip7_spec.simulate import PlayedGame
 from flip7_spec.trace import FORMAT_NAME, FORMAT_VERSION
 
@@ -101,8 +101,8 @@ def record_choices(ruleset: Any, players: int, dealer: int, deck: Sequence[str],
     recording stops before it.
     """
     from flip7_spec.cards import cards as parse_cards
-    from flip7_spec.engine import new_game
     from flip7_spec.errors import IllegalDecision
+    from flip7_spec.play import new_game
     from flip7_spec.simulate import PlayedGame, Step
 
     game, start_events = new_game(ruleset, players, list(deck), dealer=dealer,

@@ -19,12 +19,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flip7_spec.cards import Card, cards
-from flip7_spec.engine import Game, _ruleset_deck_check, make_game
 from flip7_spec.errors import ChanceError, Flip7Error, IllegalDecision, SetupError
-from flip7_spec.events import Event
+from flip7_spec.events import STAY, DecisionKind, Event
+from flip7_spec.machine import Game
+from flip7_spec.play import _ruleset_deck_check, make_game
+from flip7_spec.registry import Role, definition_of
 from flip7_spec.rulesets import Ruleset, ruleset_from_json
 from flip7_spec.trace import FORMAT_NAME, FORMAT_VERSION
-from flip7_spec.trace.compare import blame, clause_for_game, first_difference
+from flip7_spec.trace.compare import blame, first_difference
 from flip7_spec.trace.record import footer as reference_footer
 from flip7_spec.trace.schema import json_path, schema_errors, step_errors
 
@@ -34,12 +36,6 @@ INVALID = "invalid"
 
 LEVELS = ("decisions", "scores", "events", "observations")
 
-_DECISION_CLAUSES = {
-    "hit_or_stay": "F7-HIT-STAY",
-    "target": "F7-ACTION-TARGET",
-    "give": "F7-CHANCE-GIVE",
-    "assign": "F7-FLIP3-ASSIGN",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,11 +135,11 @@ def replay(trace: Any) -> ReplayResult:
         if deck_problem:
             # [F7-DECK] the deck is wrong, but no step showed it: report it at the header
             raise _Diverged(Divergence(None, "$.header.deck", "a permutation of the ruleset's deck",
-                                       "another deck", "F7-DECK", deck_problem[0]))
+                                       "another deck", Role.DECK, deck_problem[0]))
     except _Diverged as diverged:
         result.status = DIVERGE
         result.divergence = _in_game_terms(diverged.divergence, trace)
-        if deck_problem and diverged.divergence.clause != "F7-DECK":
+        if deck_problem and diverged.divergence.clause != Role.DECK:
             d = diverged.divergence
             result.divergence = Divergence(d.step, d.where, d.expected, d.found, d.clause,
                                            f"{d.message}; {deck_problem[0]}", d.decision)
@@ -199,13 +195,12 @@ def _same(expected: Any, found: Any) -> bool:
 
 
 def _in_game_terms(divergence: Divergence, trace: dict[str, Any]) -> Divergence:
-    """The divergence with its clause named as the trace's game names it."""
-    try:
-        game = ruleset_from_json(trace["header"]["ruleset"]).game
-    except Flip7Error:
+    """The divergence with its clause named as the trace's game names it (a role becomes the game's clause)."""
+    if not isinstance(divergence.clause, Role):
         return divergence
-    clause = clause_for_game(divergence.clause, game)
-    if clause == divergence.clause:
+    try:
+        clause = definition_of(ruleset_from_json(trace["header"]["ruleset"])).clause_of(divergence.clause)
+    except Flip7Error:
         return divergence
     return Divergence(divergence.step, divergence.where, divergence.expected, divergence.found, clause,
                       divergence.message, divergence.decision)
@@ -226,7 +221,7 @@ def _check_outcome(recorded: dict[str, Any], events: list[Event], game: Game, st
         if difference is not None:
             index = difference.path[0] if difference.path else 0
             clause = events_json[index]["clause"] if isinstance(index, int) and index < len(events_json) else (
-                events_json[-1]["clause"] if events_json else "F7-ROUND-END")
+                events_json[-1]["clause"] if events_json else Role.ROUND_END)
             raise _Diverged(Divergence(step, difference.where([*prefix, "events"]), difference.expected,
                                        difference.found, clause, "events differ", decision))
     if "scores" in recorded:
@@ -234,14 +229,14 @@ def _check_outcome(recorded: dict[str, Any], events: list[Event], game: Game, st
         difference = first_difference(expected_scores, recorded["scores"])
         if difference is not None:
             raise _Diverged(Divergence(step, difference.where([*prefix, "scores"]), difference.expected,
-                                       difference.found, "F7-SCORE", "round scores differ", decision))
+                                       difference.found, Role.SCORE, "round scores differ", decision))
     if "observation" in recorded:
         expected = game.observation()
         if _same(expected, recorded["observation"]):
             return
         difference = first_difference(expected, recorded["observation"])
         if difference is not None:
-            clause = blame(difference.path, events_json, "F7-HIT-STAY", expected)
+            clause = blame(difference.path, events_json, Role.HIT_STAY, definition_of(game.ruleset), expected)
             raise _Diverged(Divergence(step, difference.where([*prefix, "observation"]), difference.expected,
                                        difference.found, clause, "observation differs", decision))
 
@@ -259,7 +254,7 @@ def _replay(trace: dict[str, Any], result: ReplayResult, deck_problem: list[str]
         events = game.start()
     except ChanceError as error:
         raise _Diverged(Divergence(None, "$.start", "a reshuffle order", "none" if not reshuffles else
-                                   "an order that does not fit", "F7-RESHUFFLE", str(error))) from None
+                                   "an order that does not fit", Role.RESHUFFLE, str(error))) from None
     result.clauses.update(e.clause for e in events)
     # Orders the first deal did not use stay queued: the first decision may need them (it is checked then).
     _check_outcome(trace.get("start", {}), events, game, None, ["start"], None)
@@ -273,27 +268,28 @@ def _replay(trace: dict[str, Any], result: ReplayResult, deck_problem: list[str]
         pending = game.pending
         if pending is None:
             raise _Diverged(Divergence(index, json_path(where), "no decision: the game is over", decision,
-                                       "F7-GAME-END", "the trace goes on after the game is over", decision))
+                                       Role.GAME_END, "the trace goes on after the game is over", decision))
         for key in ("player", "kind"):
             if key in decision and decision[key] != getattr(pending, key):
                 raise _Diverged(Divergence(
                     index, json_path([*where, key]), getattr(pending, key), decision[key],
-                    _DECISION_CLAUSES.get(pending.kind, "F7-HIT-STAY"),
+                    _decision_clause(game, str(pending.kind), pending.card),
                     f"the pending decision is {pending.kind} of player {pending.player}", decision))
         queued = len(game.reshuffles)
         try:
             events = game.apply(decision["choice"])
         except IllegalDecision as error:
             raise _Diverged(Divergence(index, json_path([*where, "choice"]), list(pending.options),
-                                       decision["choice"], _illegal_clause(game, pending.kind, decision),
+                                       decision["choice"],
+                                       _illegal_clause(game, str(pending.kind), pending.card, decision),
                                        str(error), decision)) from None
         except ChanceError as error:
             raise _Diverged(Divergence(index, json_path(["steps", index]), "a reshuffle order of the discard pile",
-                                       "none" if not queued else "another order", "F7-RESHUFFLE", str(error),
+                                       "none" if not queued else "another order", Role.RESHUFFLE, str(error),
                                        decision)) from None
         if game.reshuffles:
             raise _Diverged(Divergence(index, json_path(["steps", index]), "no reshuffle during this decision",
-                                       "a reshuffle", "F7-RESHUFFLE",
+                                       "a reshuffle", Role.RESHUFFLE,
                                        "the trace supplies a reshuffle that this decision did not need", decision))
         result.steps += 1
         result.clauses.update(e.clause for e in events)
@@ -301,19 +297,25 @@ def _replay(trace: dict[str, Any], result: ReplayResult, deck_problem: list[str]
     result.complete = game.over
     if "footer" in trace:
         if not game.over:
-            raise _Diverged(Divergence("footer", "$.footer", "the game goes on", trace["footer"], "F7-GAME-END",
+            raise _Diverged(Divergence("footer", "$.footer", "the game goes on", trace["footer"], Role.GAME_END,
                                        "the trace ends with a footer but the game is not over"))
         expected = reference_footer(game)
         found = trace["footer"]
         comparable = {k: v for k, v in expected.items() if k in found}
         difference = first_difference(comparable, found)
         if difference is not None:
-            clause = "F7-WINNER" if difference.path[:1] == ("winners",) else "F7-SCORE"
+            clause = Role.WINNER if difference.path[:1] == ("winners",) else Role.SCORE
             raise _Diverged(Divergence("footer", difference.where(["footer"]), difference.expected,
                                        difference.found, clause, "the footer differs"))
 
 
-def _illegal_clause(game: Game, kind: str, decision: dict[str, Any]) -> str:
-    if kind == "hit_or_stay" and decision.get("choice") == "stay":
-        return "F7-STAY-NEEDS-CARD"
-    return _DECISION_CLAUSES.get(kind, "F7-HIT-STAY")
+def _decision_clause(game: Game, kind: str, card: str | None) -> str:
+    """The clause of ``game``'s rules that sets the options of a pending decision of ``kind``."""
+    definition = definition_of(game.ruleset)
+    return definition.decision_clause(kind, card or "") or definition.clause_of(Role.HIT_STAY)
+
+
+def _illegal_clause(game: Game, kind: str, card: str | None, decision: dict[str, Any]) -> str:
+    if kind == DecisionKind.HIT_OR_STAY and decision.get("choice") == STAY:
+        return definition_of(game.ruleset).clause_of(Role.STAY_MINIMUM)
+    return _decision_clause(game, kind, card)

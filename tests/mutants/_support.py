@@ -13,12 +13,13 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from flip7_spec.cards import Card, Kind, cards
-from flip7_spec.engine import BUSTED, STAYED, Game
+from flip7_spec.games.flip7.engine import Flip7Game
+from flip7_spec.games.vengeance.engine import VengeanceGame
+from flip7_spec.games.vengeance.scoring import vengeance_score
+from flip7_spec.machine import BUSTED, STAYED, Game
+from flip7_spec.play import round_score
 from flip7_spec.protocol.adapter import ReferenceAdapter
 from flip7_spec.rulesets import Ruleset, ruleset_from_json
-from flip7_spec.scoring import round_score
-from flip7_spec.vengeance.engine import VengeanceGame
-from flip7_spec.vengeance.scoring import vengeance_score
 
 
 class MutantAdapter(ReferenceAdapter):
@@ -28,7 +29,7 @@ class MutantAdapter(ReferenceAdapter):
     ruleset it was given says.
     """
 
-    game_class: ClassVar[type[Game]] = Game
+    game_class: ClassVar[type[Game]] = Flip7Game
     forced_options: ClassVar[Mapping[str, Any]] = {}
 
     def make_game(self, ruleset: dict[str, Any], players: int, dealer: int, deck: Sequence[str],
@@ -59,7 +60,7 @@ class MutantAdapter(ReferenceAdapter):
 HandScorer = Callable[[Ruleset, Sequence[Card], str], int]
 
 
-class ScoredGame(Game):
+class ScoredGame(Flip7Game):
     """The reference game with its round scores, shown and banked alike, computed by ``scorer`` (the
     adapter's :meth:`MutantAdapter.hand_score`, set before the game starts)."""
 

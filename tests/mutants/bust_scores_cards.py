@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from flip7_spec.cards import Card
+from flip7_spec.play import round_score
 from flip7_spec.protocol.server import serve
 from flip7_spec.rulesets import Ruleset
-from flip7_spec.scoring import round_score
 from tests.mutants._support import MutantAdapter, ScoredGame
 
 CLAUSES = {"F7-SCORE-BUST", "F7-SCORE"}

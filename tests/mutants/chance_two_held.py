@@ -8,22 +8,22 @@ discarded). This engine lets the player keep both and use them one after the oth
 from __future__ import annotations
 
 from flip7_spec.cards import Card, Kind
-from flip7_spec.engine import FlipThree, Game
+from flip7_spec.games.flip7.engine import Flip7Game, FlipThree
 from flip7_spec.protocol.server import serve
 from tests.mutants._support import MutantAdapter
 
 CLAUSES = {"F7-CHANCE-GIVE", "F7-CHANCE-KEEP"}
 
 
-class HoardingGame(Game):
+class HoardingGame(Flip7Game):
     """The reference game, where a row may hold any number of Second Chances."""
 
-    def receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
+    def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
         player = self.players[seat]
         if drawn.kind is Kind.SECOND_CHANCE and player.has_chance:
             player.cards.append(drawn)  # the bug: kept, not given away
             return
-        super().receive(seat, drawn, flip3, via)
+        super()._receive(seat, drawn, flip3, via)
         if any(c.kind is Kind.SECOND_CHANCE for c in player.cards):
             player.has_chance = True  # one used, another still held
 

@@ -6,14 +6,14 @@ Dealer for the whole game.
 
 from __future__ import annotations
 
-from flip7_spec.engine import Game
+from flip7_spec.games.flip7.engine import Flip7Game
 from flip7_spec.protocol.server import serve
 from tests.mutants._support import MutantAdapter
 
 CLAUSES = {"F7-DEALER-ROTATION"}
 
 
-class FixedDealerGame(Game):
+class FixedDealerGame(Flip7Game):
     """The reference game, undoing the deck's pass to the left before each new round."""
 
     def _start_round(self) -> None:

@@ -6,22 +6,22 @@ reference deals without asking. This engine asks Hit or Stay, and a Stay banks 0
 
 from __future__ import annotations
 
-from flip7_spec.engine import HIT, STAY, Game
-from flip7_spec.events import Decision
+from flip7_spec.events import HIT, STAY, Decision
+from flip7_spec.games.flip7.engine import Flip7Game
 from flip7_spec.protocol.server import serve
 from tests.mutants._support import MutantAdapter
 
 CLAUSES = {"F7-STAY-NEEDS-CARD", "F7-FORCED-CHOICE"}
 
 
-class EmptyStayGame(Game):
+class EmptyStayGame(Flip7Game):
     """The reference game, offering Stay to an empty-handed player."""
 
-    def forced(self, decision: Decision, clause: str) -> None:
+    def _forced(self, decision: Decision, clause: str) -> None:
         if clause == "F7-STAY-NEEDS-CARD":
-            self.ask(Decision(decision.player, decision.kind, (HIT, STAY), decision.card))  # the bug
+            self._ask(Decision(decision.player, decision.kind, (HIT, STAY), decision.card))  # the bug
             return
-        super().forced(decision, clause)
+        super()._forced(decision, clause)
 
 
 class Engine(MutantAdapter):

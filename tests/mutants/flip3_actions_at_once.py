@@ -9,20 +9,20 @@ Three.
 from __future__ import annotations
 
 from flip7_spec.cards import Card, Kind
-from flip7_spec.engine import FlipThree, Game
+from flip7_spec.games.flip7.engine import Flip7Game, FlipThree
 from flip7_spec.protocol.server import serve
 from tests.mutants._support import MutantAdapter
 
 CLAUSES = {"F7-FLIP3-SETASIDE", "F7-FLIP3"}
 
 
-class EagerGame(Game):
+class EagerGame(Flip7Game):
     """The reference game, never setting an Action aside."""
 
-    def receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
+    def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
         if drawn.kind in (Kind.FREEZE, Kind.FLIP_THREE):
             flip3 = None  # the bug: resolved as if revealed on a Hit
-        super().receive(seat, drawn, flip3, via)
+        super()._receive(seat, drawn, flip3, via)
 
 
 class Engine(MutantAdapter):

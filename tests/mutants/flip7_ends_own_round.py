@@ -8,7 +8,8 @@ This engine takes the Flip 7 player out of the round like a Stay and lets the ot
 from __future__ import annotations
 
 from flip7_spec.cards import Card, Kind
-from flip7_spec.engine import ACTIVE, STAYED, FlipThree, Game
+from flip7_spec.games.flip7.engine import Flip7Game, FlipThree
+from flip7_spec.machine import ACTIVE, STAYED
 from flip7_spec.protocol.server import serve
 from flip7_spec.scoring import FLIP7_SIZE
 from tests.mutants._support import MutantAdapter
@@ -16,17 +17,17 @@ from tests.mutants._support import MutantAdapter
 CLAUSES = {"F7-FLIP7", "F7-ROUND-END"}
 
 
-class SoloFlip7Game(Game):
+class SoloFlip7Game(Flip7Game):
     """The reference game, where a Flip 7 only stops its player."""
 
-    def receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
+    def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
         ending = self.ending
-        super().receive(seat, drawn, flip3, via)
+        super()._receive(seat, drawn, flip3, via)
         player = self.players[seat]
         if (self.ending and not ending and drawn.kind is Kind.NUMBER and player.status is ACTIVE
                 and len(player.values) >= FLIP7_SIZE):
             self.ending = False  # the bug: the round goes on for the others
-            self.set_status(seat, STAYED)
+            self._set_status(seat, STAYED)
 
 
 class Engine(MutantAdapter):

@@ -8,8 +8,8 @@ only the other active players, and picks the one other player by itself when the
 from __future__ import annotations
 
 from flip7_spec.cards import Card, Kind
-from flip7_spec.engine import FlipThree, Game, Target
 from flip7_spec.events import Decision
+from flip7_spec.games.flip7.engine import Flip7Game, FlipThree, Target
 from flip7_spec.protocol.server import serve
 from tests.mutants._support import MutantAdapter
 
@@ -21,23 +21,23 @@ class OthersOnlyTarget(Target):
 
     __slots__ = ()
 
-    def step(self, game: Game) -> None:
-        options = tuple(game.active_seats())
+    def step(self, game: Flip7Game) -> None:
+        options = tuple(game._active_seats())
         others = tuple(seat for seat in options if seat != self.chooser)
         if others:
             options = others  # the bug: no Freeze on yourself
         decision = Decision(self.chooser, "target", options, self.action.text)
         if len(options) == 1:
-            game.forced(decision, "F7-ACTION-ALONE")
+            game._forced(decision, "F7-ACTION-ALONE")
         else:
-            game.ask(decision)
+            game._ask(decision)
 
 
-class NoSelfFreezeGame(Game):
+class NoSelfFreezeGame(Flip7Game):
     """The reference game with :class:`OthersOnlyTarget` for every Freeze revealed outside a Flip Three."""
 
-    def receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
-        super().receive(seat, drawn, flip3, via)
+    def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
+        super()._receive(seat, drawn, flip3, via)
         top = self.stack[-1] if self.stack else None
         if drawn.kind is Kind.FREEZE and type(top) is Target and top.action is drawn:
             self.stack[-1] = OthersOnlyTarget(drawn, seat)

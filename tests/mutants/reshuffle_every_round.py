@@ -7,14 +7,14 @@ not shuffled in, so that the game stays deterministic): the draw pile is too big
 
 from __future__ import annotations
 
-from flip7_spec.engine import Game
+from flip7_spec.games.flip7.engine import Flip7Game
 from flip7_spec.protocol.server import serve
 from tests.mutants._support import MutantAdapter
 
 CLAUSES = {"F7-DISCARD-PILE", "F7-RESHUFFLE"}
 
 
-class RecyclingGame(Game):
+class RecyclingGame(Flip7Game):
     """The reference game, returning the discard pile to the deck before each round."""
 
     def _start_round(self) -> None:

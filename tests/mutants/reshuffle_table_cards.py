@@ -9,19 +9,20 @@ them).
 
 from __future__ import annotations
 
-from flip7_spec.engine import Game
+from flip7_spec.games.flip7.engine import Flip7Game
 from flip7_spec.protocol.server import serve
 from tests.mutants._support import MutantAdapter
 
 CLAUSES = {"F7-RESHUFFLE-TABLE-STAYS", "F7-RESHUFFLE"}
 
 
-class TableShufflingGame(Game):
+class TableShufflingGame(Flip7Game):
     """The reference game, with the table cards added to every new deck."""
 
     def _reshuffle(self) -> None:
         super()._reshuffle()
-        self.pile[:0] = reversed(self.table_cards())  # the bug: the top of the pile is its last element
+        table = [c for p in self.players for c in p.cards]
+        self.pile[:0] = reversed(table)  # the bug: the top of the pile is its last element
 
 
 class Engine(MutantAdapter):

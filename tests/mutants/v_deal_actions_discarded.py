@@ -12,9 +12,8 @@ from __future__ import annotations
 from typing import Final
 
 from flip7_spec.cards import Card, Kind
+from flip7_spec.games.vengeance.engine import Turns, VengeanceGame
 from flip7_spec.protocol.server import serve
-from flip7_spec.vengeance.engine import VengeanceGame
-from flip7_spec.vengeance.frames import Turns
 from tests.mutants._support import VengeanceMutantAdapter
 
 CLAUSES = {"V-ACTION-MANDATORY", "V-SWAP", "V-STEAL"}  # the rule, and the actions it skips
@@ -25,13 +24,13 @@ TABLE_ACTIONS: Final = frozenset({Kind.STEAL, Kind.SWAP, Kind.DISCARD})
 class DealDiscardsGame(VengeanceGame):
     """The reference game, discarding every Steal, Swap and Discard dealt in the initial deal."""
 
-    def resolve_revealed(self, seat: int, revealed: Card) -> None:
+    def _resolve_revealed(self, seat: int, revealed: Card) -> None:
         top = self.stack[-1]
         if revealed.kind in TABLE_ACTIONS and isinstance(top, Turns) and top.dealing:
             # the bug: the start-of-round exception applied to the whole deal
-            self.discard_in_play(revealed, "no face-up card on the table", "V-ACTION-START-NO-CARDS")
+            self._discard_in_play(revealed, "no face-up card on the table", "V-ACTION-START-NO-CARDS")
             return
-        super().resolve_revealed(seat, revealed)
+        super()._resolve_revealed(seat, revealed)
 
 
 class Engine(VengeanceMutantAdapter):

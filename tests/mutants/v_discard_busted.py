@@ -10,10 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from flip7_spec.cards import Card, Kind
+from flip7_spec.games.vengeance.engine import Discard, VengeanceGame
+from flip7_spec.games.vengeance.rows import CardRef, card_ref
 from flip7_spec.protocol.server import serve
-from flip7_spec.vengeance.engine import VengeanceGame
-from flip7_spec.vengeance.frames import Discard
-from flip7_spec.vengeance.rows import CardRef, card_ref
 from tests.mutants._support import VengeanceMutantAdapter
 
 CLAUSES = {"V-BUST-OUT-OF-PLAY", "V-DISCARD"}
@@ -24,11 +23,11 @@ class FaceDownDiscard(Discard):
 
     __slots__ = ()
 
-    def run(self, game: VengeanceGame) -> None:
+    def step(self, game: VengeanceGame) -> None:
         assert isinstance(game, FaceDownDiscardGame)
         game.discarding = True
         try:
-            super().run(game)
+            super().step(game)
         finally:
             game.discarding = False
 
@@ -38,22 +37,22 @@ class FaceDownDiscardGame(VengeanceGame):
 
     discarding = False
 
-    def not_busted(self) -> list[int]:
-        return list(range(self.n)) if self.discarding else super().not_busted()
+    def _not_busted(self) -> list[int]:
+        return list(range(self.n)) if self.discarding else super()._not_busted()
 
-    def takeable_refs(self, seats: Iterable[int]) -> list[CardRef]:
+    def _takeable_refs(self, seats: Iterable[int]) -> list[CardRef]:
         if not self.discarding:
-            return super().takeable_refs(seats)
+            return super()._takeable_refs(seats)
         numbers_only = self.ruleset.steal_discard_cards == "numbers"
         # the bug: a busted row's cards are offered like any other
         return [card_ref(seat, i) for seat in sorted(seats) for i, c in enumerate(self.players[seat].cards)
                 if c.is_number or not numbers_only]
 
-    def resolve_revealed(self, seat: int, revealed: Card) -> None:
+    def _resolve_revealed(self, seat: int, revealed: Card) -> None:
         if revealed.kind is Kind.DISCARD:
             self.stack.append(FaceDownDiscard(revealed, seat))
             return
-        super().resolve_revealed(seat, revealed)
+        super()._resolve_revealed(seat, revealed)
 
 
 class Engine(VengeanceMutantAdapter):

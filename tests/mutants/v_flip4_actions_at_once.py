@@ -8,9 +8,8 @@ each one as soon as it is revealed, in the middle of the Flip Four.
 
 from __future__ import annotations
 
+from flip7_spec.games.vengeance.engine import FlipFour, VengeanceGame
 from flip7_spec.protocol.server import serve
-from flip7_spec.vengeance.engine import VengeanceGame
-from flip7_spec.vengeance.frames import FlipFour
 from tests.mutants._support import VengeanceMutantAdapter
 
 CLAUSES = {"V-FLIP4-HOLD", "V-FLIP4"}
@@ -19,8 +18,8 @@ CLAUSES = {"V-FLIP4-HOLD", "V-FLIP4"}
 class EagerFlipFourGame(VengeanceGame):
     """The reference game, never holding a card back."""
 
-    def deal(self, seat: int, via: str, clause: str, flip4: FlipFour | None = None) -> None:
-        super().deal(seat, via, clause, None)  # the bug: resolved as if revealed on a Hit
+    def _deal(self, seat: int, via: str, clause: str, flip4: FlipFour | None = None) -> None:
+        super()._deal(seat, via, clause, None)  # the bug: resolved as if revealed on a Hit
 
 
 class Engine(VengeanceMutantAdapter):

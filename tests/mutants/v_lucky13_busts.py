@@ -7,10 +7,10 @@ engine busts on any 13 received while a 13 is held.
 from __future__ import annotations
 
 from flip7_spec.cards import Card
-from flip7_spec.engine import BUSTED
+from flip7_spec.games.vengeance.engine import VengeanceGame
+from flip7_spec.games.vengeance.scoring import THIRTEEN
+from flip7_spec.machine import BUSTED
 from flip7_spec.protocol.server import serve
-from flip7_spec.vengeance.engine import VengeanceGame
-from flip7_spec.vengeance.scoring import THIRTEEN
 from tests.mutants._support import VengeanceMutantAdapter
 
 CLAUSES = {"V-LUCKY13-PAIR", "V-BUST"}
@@ -19,15 +19,15 @@ CLAUSES = {"V-LUCKY13-PAIR", "V-BUST"}
 class PlainThirteenGame(VengeanceGame):
     """The reference game, with no Lucky 13 pair."""
 
-    def place_number(self, seat: int, number: Card) -> None:
+    def _place_number(self, seat: int, number: Card) -> None:
         player = self.players[seat]
         if number.value == THIRTEEN and THIRTEEN in player.values:
             # the bug: a duplicate 13 busts, Lucky 13 or not
             player.cards.append(number)
-            self.set_status(seat, BUSTED)
-            self.emit("bust", "V-BUST", seat, number.text)
+            self._set_status(seat, BUSTED)
+            self._emit("bust", "V-BUST", seat, number.text)
             return
-        super().place_number(seat, number)
+        super()._place_number(seat, number)
 
 
 class Engine(VengeanceMutantAdapter):

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from flip7_spec.cards import Card, Special
-from flip7_spec.engine import BUSTED
+from flip7_spec.games.vengeance.scoring import floors_at_zero, is_special, vengeance_score
+from flip7_spec.machine import BUSTED
 from flip7_spec.protocol.server import serve
 from flip7_spec.rulesets import Ruleset
-from flip7_spec.vengeance.scoring import floors_at_zero, is_special, vengeance_score
 from tests.mutants._support import VengeanceMutantAdapter, VScoredGame, halvings, malus
 
 CLAUSES = {"V-SCORE"}

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from flip7_spec.cards import Card
 from flip7_spec.events import Choice
+from flip7_spec.games.vengeance.engine import ChooseTarget, JustOneMore, VengeanceGame
 from flip7_spec.protocol.server import serve
-from flip7_spec.vengeance.engine import VengeanceGame
-from flip7_spec.vengeance.frames import ChooseTarget, JustOneMore
 from tests.mutants._support import VengeanceMutantAdapter
 
 CLAUSES = {"V-ONEMORE-STAY", "V-ONEMORE"}
@@ -21,12 +20,12 @@ class NoStayJustOneMore(JustOneMore):
 
     __slots__ = ()
 
-    def run(self, game: VengeanceGame) -> None:
+    def step(self, game: VengeanceGame) -> None:
         if not self.drawn:
-            super().run(game)
+            super().step(game)
             return
         game.stack.pop()
-        game.finish_action(self.action)  # the bug: no forced Stay
+        game._finish_action(self.action)  # the bug: no forced Stay
 
 
 class NoStayChooseTarget(ChooseTarget):
@@ -34,8 +33,8 @@ class NoStayChooseTarget(ChooseTarget):
 
     __slots__ = ()
 
-    def choose(self, game: VengeanceGame, choice: Choice) -> None:
-        super().choose(game, choice)
+    def decide(self, game: VengeanceGame, choice: Choice) -> None:
+        super().decide(game, choice)
         top = game.stack[-1]
         if type(top) is JustOneMore:
             game.stack[-1] = NoStayJustOneMore(top.action, top.target)
@@ -44,8 +43,8 @@ class NoStayChooseTarget(ChooseTarget):
 class NoStayGame(VengeanceGame):
     """The reference game with :class:`NoStayChooseTarget` for every Just One More."""
 
-    def resolve_revealed(self, seat: int, revealed: Card) -> None:
-        super().resolve_revealed(seat, revealed)
+    def _resolve_revealed(self, seat: int, revealed: Card) -> None:
+        super()._resolve_revealed(seat, revealed)
         top = self.stack[-1]
         if type(top) is ChooseTarget:
             self.stack[-1] = NoStayChooseTarget(top.action, top.resolver)

@@ -8,8 +8,8 @@ when nobody is active).
 
 from __future__ import annotations
 
+from flip7_spec.games.vengeance.engine import VengeanceGame
 from flip7_spec.protocol.server import serve
-from flip7_spec.vengeance.engine import VengeanceGame
 from tests.mutants._support import VengeanceMutantAdapter
 
 CLAUSES = {"V-STAYED-TARGET", "V-ACTION-TARGET", "V-STAY-NO-BANK"}
@@ -18,8 +18,8 @@ CLAUSES = {"V-STAYED-TARGET", "V-ACTION-TARGET", "V-STAY-NO-BANK"}
 class BankedStayGame(VengeanceGame):
     """The reference game, with stayed players out of reach."""
 
-    def not_busted(self) -> list[int]:
-        return self.active_seats() or super().not_busted()  # the bug: stayed players are left out
+    def _not_busted(self) -> list[int]:
+        return self._active_seats() or super()._not_busted()  # the bug: stayed players are left out
 
 
 class Engine(VengeanceMutantAdapter):

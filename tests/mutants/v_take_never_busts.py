@@ -8,9 +8,9 @@ player included. This engine just puts the card in the row, so the new owner hol
 from __future__ import annotations
 
 from flip7_spec.cards import Card, Special
+from flip7_spec.games.vengeance.engine import VengeanceGame
+from flip7_spec.games.vengeance.scoring import is_special, lucky_pair_allowed
 from flip7_spec.protocol.server import serve
-from flip7_spec.vengeance.engine import VengeanceGame
-from flip7_spec.vengeance.scoring import is_special, lucky_pair_allowed
 from tests.mutants._support import VengeanceMutantAdapter
 
 CLAUSES = {"V-BUST-BY-ACTION", "V-BUST"}
@@ -19,14 +19,14 @@ CLAUSES = {"V-BUST-BY-ACTION", "V-BUST"}
 class SafeTakeGame(VengeanceGame):
     """The reference game, where a card from another row cannot bust."""
 
-    def receive_into_row(self, seat: int, received: Card) -> None:
+    def _receive_into_row(self, seat: int, received: Card) -> None:
         player = self.players[seat]
         if (received.is_number and received.value in player.values
                 and not is_special(self.ruleset, received, Special.UNLUCKY_7)
                 and not lucky_pair_allowed(self.ruleset, player.cards, received)):
             player.cards.append(received)  # the bug: a duplicate from another row joins it, no bust
             return
-        super().receive_into_row(seat, received)
+        super()._receive_into_row(seat, received)
 
 
 class Engine(VengeanceMutantAdapter):

@@ -8,9 +8,9 @@ discards the Numbers only: a /2 or a -N card in the row stays there (and keeps c
 from __future__ import annotations
 
 from flip7_spec.cards import Card, Special
+from flip7_spec.games.vengeance.engine import VengeanceGame
+from flip7_spec.games.vengeance.scoring import is_special
 from flip7_spec.protocol.server import serve
-from flip7_spec.vengeance.engine import VengeanceGame
-from flip7_spec.vengeance.scoring import is_special
 from tests.mutants._support import VengeanceMutantAdapter
 
 CLAUSES = {"V-UNLUCKY7-WIPE"}
@@ -19,11 +19,11 @@ CLAUSES = {"V-UNLUCKY7-WIPE"}
 class NumbersOnlyWipeGame(VengeanceGame):
     """The reference game, with Modifiers surviving an Unlucky 7."""
 
-    def place_number(self, seat: int, number: Card) -> None:
+    def _place_number(self, seat: int, number: Card) -> None:
         player = self.players[seat]
         kept = [c for c in player.cards if not c.is_number] if is_special(
             self.ruleset, number, Special.UNLUCKY_7) else []
-        super().place_number(seat, number)
+        super()._place_number(seat, number)
         for modifier in kept:  # the bug: the Modifiers are taken back from the discard pile
             self.discard.remove(modifier)
         player.cards[:0] = kept

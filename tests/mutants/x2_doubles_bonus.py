@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from flip7_spec.cards import Card, Kind
-from flip7_spec.engine import BUSTED
+from flip7_spec.machine import BUSTED
+from flip7_spec.play import score
 from flip7_spec.protocol.server import serve
 from flip7_spec.rulesets import Ruleset
-from flip7_spec.scoring import score
 from tests.mutants._support import MutantAdapter, ScoredGame
 
 CLAUSES = {"F7-MOD-X2", "F7-FLIP7-BONUS", "F7-SCORE"}

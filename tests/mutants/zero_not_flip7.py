@@ -10,10 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from flip7_spec.cards import Card
-from flip7_spec.engine import BUSTED, FlipThree
+from flip7_spec.games.flip7.engine import FlipThree
+from flip7_spec.machine import BUSTED
+from flip7_spec.play import score
 from flip7_spec.protocol.server import serve
 from flip7_spec.rulesets import Ruleset
-from flip7_spec.scoring import FLIP7_SIZE, score
+from flip7_spec.scoring import FLIP7_SIZE
 from tests.mutants._support import MutantAdapter, ScoredGame
 
 CLAUSES = {"F7-FLIP7-ZERO", "F7-FLIP7", "F7-ROUND-END"}
@@ -22,9 +24,9 @@ CLAUSES = {"F7-FLIP7-ZERO", "F7-FLIP7", "F7-ROUND-END"}
 class ZeroBlindGame(ScoredGame):
     """The reference game, counting only non-zero values toward Flip 7."""
 
-    def receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
+    def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
         ending = self.ending
-        super().receive(seat, drawn, flip3, via)
+        super()._receive(seat, drawn, flip3, via)
         values = self.players[seat].values
         if self.ending and not ending and len(values - {0}) < FLIP7_SIZE <= len(values):
             self.ending = False  # the bug: the 0 was not one of the seven

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from flip7_spec.engine import BUSTED, PlayerRound
+from flip7_spec.machine import BUSTED, PlayerRound
 
 CardRef = dict[str, int]
 

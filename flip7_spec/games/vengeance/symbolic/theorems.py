@@ -3,7 +3,7 @@
 Each theorem has an id, a one-line statement and the V- clauses it covers. It is a property of one hand A,
 or of two hands A and B where B is A changed by a step (one more -N card, one more /2, the Unlucky 7
 replaced by a 7). A theorem about every hand is proved of the model
-(:mod:`flip7_spec.symbolic.vengeance_model`) by showing its negation unsatisfiable; a theorem about an
+(:mod:`flip7_spec.games.vengeance.symbolic.model`) by showing its negation unsatisfiable; a theorem about an
 optimum first finds the bound and a hand reaching it with z3 ``Optimize``; a theorem that a hand exists is
 proved by a witness, the hand with the fewest cards. Each runs in a fresh ``z3.Context`` with a timeout, and
 ``unknown`` is a failure.
@@ -27,8 +27,20 @@ from typing import Any
 import z3  # type: ignore[import-untyped, unused-ignore]
 
 from flip7_spec.cards import Kind, Special
-from flip7_spec.rulesets import Ruleset
-from flip7_spec.scoring import round_score
+from flip7_spec.games.vengeance.ruleset import VengeanceRuleset
+from flip7_spec.games.vengeance.symbolic.model import (
+    FLIP7_VALUES,
+    FULL_LIMIT,
+    Agreement,
+    VengeanceDomain,
+    VengeanceHand,
+    VPoint,
+    compare_with_scorer,
+    compile_terms,
+    domain_of,
+    score_function,
+)
+from flip7_spec.play import round_score
 from flip7_spec.symbolic import DEFAULT_TIMEOUT_MS
 from flip7_spec.symbolic.model import Expr, Scorer, SymbolicError, total
 from flip7_spec.symbolic.theorems import (
@@ -55,18 +67,6 @@ from flip7_spec.symbolic.theorems import (
     property_function,
     prove_with,
     scan_differences,
-)
-from flip7_spec.symbolic.vengeance_model import (
-    FLIP7_VALUES,
-    FULL_LIMIT,
-    Agreement,
-    VengeanceDomain,
-    VengeanceHand,
-    VPoint,
-    compare_with_scorer,
-    compile_terms,
-    domain_of,
-    score_function,
 )
 
 
@@ -383,7 +383,7 @@ def prove_on_model(theorem: VTheorem, domain: VengeanceDomain, timeout_ms: int) 
     return proof
 
 
-def check_against_scorer(theorem: VTheorem, proof: ModelProof[VPoint], agreement: Agreement, ruleset: Ruleset,
+def check_against_scorer(theorem: VTheorem, proof: ModelProof[VPoint], agreement: Agreement, ruleset: VengeanceRuleset,
                          scorer: Scorer, budget: int = CHECK_BUDGET) -> tuple[str, list[HandScore], str]:
     """Re-check a theorem proved of the model on a scorer that differs from the model at some compared hands.
 
@@ -433,7 +433,9 @@ class VengeanceTheorems(GameTheorems[VengeanceDomain]):
     """The Vengeance theorems for a ruleset whose game is ``vengeance`` (custom decks and options
     included)."""
 
-    def __init__(self, ruleset: Ruleset, players: int | None = None) -> None:
+    ruleset: VengeanceRuleset
+
+    def __init__(self, ruleset: VengeanceRuleset, players: int | None = None) -> None:
         super().__init__(ruleset, domain_of(ruleset, players))
 
     def theorems(self) -> list[VTheorem]:
@@ -487,7 +489,7 @@ def _agreement_result(agreement: Agreement, name: str) -> TheoremResult:
                          method="enumeration")
 
 
-def prove(ruleset: Ruleset, scorer: Scorer | None = round_score, timeout_ms: int = DEFAULT_TIMEOUT_MS,
+def prove(ruleset: VengeanceRuleset, scorer: Scorer | None = round_score, timeout_ms: int = DEFAULT_TIMEOUT_MS,
           players: int | None = None) -> ProofReport:
     """Prove every Vengeance theorem of ``ruleset`` and check each against ``scorer``.
 

@@ -23,11 +23,11 @@ from typing import Any, Final
 import z3  # type: ignore[import-untyped, unused-ignore]
 
 from flip7_spec.cards import Card, Kind, Special
-from flip7_spec.rulesets import Ruleset
+from flip7_spec.games.vengeance.ruleset import VengeanceRuleset
+from flip7_spec.games.vengeance.symbolic.model import FLIP7_VALUES, VengeanceHand, domain_of
 from flip7_spec.symbolic import DEFAULT_TIMEOUT_MS
 from flip7_spec.symbolic.misreadings import CaseSearch, Misreading, ScoringCase, smallest_case
 from flip7_spec.symbolic.model import Expr, Scorer, SymbolicError, SymbolicHand, total
-from flip7_spec.symbolic.vengeance_model import FLIP7_VALUES, VengeanceHand, domain_of
 
 THIRTEEN: Final = 13
 
@@ -103,7 +103,7 @@ def _halve_int(x: int, how: str) -> int:
     return x // 2
 
 
-def reading_score(ruleset: Ruleset, hand: Sequence[Card], busted: bool, reading: Reading) -> int:
+def reading_score(ruleset: VengeanceRuleset, hand: Sequence[Card], busted: bool, reading: Reading) -> int:
     """The round score ``reading`` gives ``hand`` (with the official :class:`Reading` it is the
     specification's score, V-SCORE)."""
     floors = not (ruleset.negative_scores or ruleset.brutal_mode)
@@ -149,7 +149,7 @@ def reading_score(ruleset: Ruleset, hand: Sequence[Card], busted: bool, reading:
 
 def reading_scorer(reading: Reading) -> Scorer:
     """``reading`` as a scorer with the signature of :func:`flip7_spec.scoring.round_score`."""
-    def score(ruleset: Ruleset, hand: Sequence[Card], busted: bool = False) -> int:
+    def score(ruleset: VengeanceRuleset, hand: Sequence[Card], busted: bool = False) -> int:
         return reading_score(ruleset, hand, busted, reading)
 
     return score
@@ -235,7 +235,7 @@ def _misreading(mid: str, text: str, clause: str, source: str, reading: Reading)
     return VengeanceMisreading(mid, text, clause, source, scorer, _no_base_game_term, reading, term)
 
 
-def vengeance_misreadings(ruleset: Ruleset) -> list[VengeanceMisreading]:
+def vengeance_misreadings(ruleset: VengeanceRuleset) -> list[VengeanceMisreading]:
     """The misreadings of Vengeance scoring, with the clause each breaks under ``ruleset`` (the floor
     misreadings name Brutal Mode's clause in Brutal Mode)."""
     negative = "V-BRUTAL-NEGATIVE" if ruleset.brutal_mode else "V-SCORE-FLOOR"
@@ -295,7 +295,7 @@ def vengeance_misreadings(ruleset: Ruleset) -> list[VengeanceMisreading]:
 # ---------------------------------------------------------------------------------------------------------
 
 
-def _search(ruleset: Ruleset, players: int | None, misreading: VengeanceMisreading,
+def _search(ruleset: VengeanceRuleset, players: int | None, misreading: VengeanceMisreading,
             rivals: Sequence[VengeanceMisreading], timeout_ms: int) -> CaseSearch:
     def new_hand(ctx: Any) -> VengeanceHand:
         return VengeanceHand(domain_of(ruleset, players), ctx, "H")
@@ -303,7 +303,7 @@ def _search(ruleset: Ruleset, players: int | None, misreading: VengeanceMisreadi
     return smallest_case(ruleset, players, misreading, rivals, timeout_ms, new_hand, lambda m, h: m.term(h))
 
 
-def search_vengeance_cases(ruleset: Ruleset, players: int | None = None,
+def search_vengeance_cases(ruleset: VengeanceRuleset, players: int | None = None,
                            timeout_ms: int = DEFAULT_TIMEOUT_MS) -> list[CaseSearch]:
     """Search a distinguishing hand for every Vengeance misreading (see :func:`vengeance_cases`).
 
@@ -314,7 +314,7 @@ def search_vengeance_cases(ruleset: Ruleset, players: int | None = None,
     return [_search(ruleset, players, m, rivals, timeout_ms) for m in rivals]
 
 
-def vengeance_cases(ruleset: Ruleset, players: int | None = None,
+def vengeance_cases(ruleset: VengeanceRuleset, players: int | None = None,
                     timeout_ms: int = DEFAULT_TIMEOUT_MS) -> list[ScoringCase]:
     """For each Vengeance misreading that some hand of ``ruleset`` can expose, a hand with the fewest cards on
     which the misreading's score differs from the specification's.

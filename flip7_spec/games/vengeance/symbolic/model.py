@@ -40,7 +40,7 @@ import z3  # type: ignore[import-untyped, unused-ignore]
 
 from flip7_spec.cards import Card, Kind, Special, card
 from flip7_spec.errors import CardError
-from flip7_spec.rulesets import Ruleset
+from flip7_spec.games.vengeance.ruleset import VengeanceRuleset
 from flip7_spec.symbolic.model import (
     COMMON_TEMPLATES,
     Expr,
@@ -410,7 +410,7 @@ class VengeanceDomain:
         return classes * rows + (len(parts) - classes) * extremes
 
 
-def domain_of(ruleset: Ruleset, players: int | None = None) -> VengeanceDomain:
+def domain_of(ruleset: VengeanceRuleset, players: int | None = None) -> VengeanceDomain:
     """The hand domain of the Vengeance ruleset ``ruleset`` for ``players`` players (``None``: one deck).
 
     Raises :class:`SymbolicError` for a ruleset whose game is not ``vengeance`` or whose deck holds a card
@@ -665,7 +665,7 @@ class Agreement:
         return self.domain.points() if self.whole else self.domain.covering_points()
 
 
-def compare_with_scorer(domain: VengeanceDomain, ruleset: Ruleset, scorer: Scorer,
+def compare_with_scorer(domain: VengeanceDomain, ruleset: VengeanceRuleset, scorer: Scorer,
                         full_limit: int = FULL_LIMIT) -> Agreement:
     """Score hands of ``domain`` with ``scorer`` and with the model, and record where they differ.
 

@@ -7,19 +7,19 @@ from collections.abc import Sequence
 
 from flip7_spec.cards import Card, Kind, Special
 from flip7_spec.errors import CardError
-from flip7_spec.rulesets import Ruleset
+from flip7_spec.games.vengeance.ruleset import VengeanceRuleset
 from flip7_spec.scoring import FLIP7_SIZE, Score
 
 THIRTEEN = 13
 
 
-def is_special(ruleset: Ruleset, c: Card, special: Special) -> bool:
+def is_special(ruleset: VengeanceRuleset, c: Card, special: Special) -> bool:
     """Whether ``c`` is the special Number ``special`` and the ruleset gives special Numbers their effect."""
     # [V-SPECIAL-NUMBERS] with special_numbers off, ZERO, U7 and L13 are plain Numbers 0, 7 and 13
     return c.special is special and ruleset.special_numbers
 
 
-def flip7_count(ruleset: Ruleset, hand: Sequence[Card]) -> int:
+def flip7_count(ruleset: VengeanceRuleset, hand: Sequence[Card]) -> int:
     """How many values ``hand`` holds toward the seven different Numbers of a Flip 7.
 
     Two 13s (a Lucky 13 pair) count once, or twice under ``flip7_two_13s = "count_both"``.
@@ -32,13 +32,13 @@ def flip7_count(ruleset: Ruleset, hand: Sequence[Card]) -> int:
     return len(values)
 
 
-def floors_at_zero(ruleset: Ruleset) -> bool:
+def floors_at_zero(ruleset: VengeanceRuleset) -> bool:
     """Whether a round score is floored at 0 (standard rules) rather than allowed below it."""
     # [V-BRUTAL-NEGATIVE] Brutal Mode lets round scores go below 0, as does the option negative_scores
     return not (ruleset.negative_scores or ruleset.brutal_mode)
 
 
-def vengeance_score(ruleset: Ruleset, hand: Sequence[Card], busted: bool = False) -> Score:
+def vengeance_score(ruleset: VengeanceRuleset, hand: Sequence[Card], busted: bool = False) -> Score:
     """The round score of a player holding ``hand`` when a Vengeance round ends.
 
     In the order of the rules: the sum of the Number values; halved and rounded down by each /2 held; minus
@@ -69,7 +69,7 @@ def vengeance_score(ruleset: Ruleset, hand: Sequence[Card], busted: bool = False
     return Score(number_sum, halved, after_modifiers, bonus, total, flip7, False)
 
 
-def lucky_pair_allowed(ruleset: Ruleset, held: Sequence[Card], incoming: Card) -> bool:
+def lucky_pair_allowed(ruleset: VengeanceRuleset, held: Sequence[Card], incoming: Card) -> bool:
     """Whether ``incoming``, a 13, may join ``held`` (which holds a 13) without a bust: exactly one 13 held,
     and a Lucky 13 among the two."""
     if incoming.value != THIRTEEN:
@@ -80,7 +80,7 @@ def lucky_pair_allowed(ruleset: Ruleset, held: Sequence[Card], incoming: Card) -
     return len(thirteens) == 1 and any(is_special(ruleset, c, Special.LUCKY_13) for c in pair)
 
 
-def check_vengeance_hand(ruleset: Ruleset, hand: Sequence[Card], players: int = 3) -> None:
+def check_vengeance_hand(ruleset: VengeanceRuleset, hand: Sequence[Card], players: int = 3) -> None:
     """Raise :class:`CardError` unless ``hand`` could be a non-busted player's cards when a round ends.
 
     A possible hand uses only cards of the ruleset's deck, no more copies than the deck holds, only Number

@@ -2,8 +2,7 @@
 
 Sources are those of RULES.md section 0: V1 the official rulebook (known through V3), V2 the official FAQ,
 V3 the 2222-42/flip7_strategy paraphrase, V4 secondary implementations; ``seed 004`` is the French summary
-that the ``vengeance-basic`` preset reads. Registered into :data:`flip7_spec.clauses.CLAUSES` by the base
-module.
+that the ``vengeance-basic`` preset reads. Registered by the game's definition.
 """
 
 from __future__ import annotations

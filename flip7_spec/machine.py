@@ -1,0 +1,468 @@
+"""The game-neutral state machine that every game of the Flip 7 family runs on.
+
+A :class:`Game` is one whole game. It always stands at a pending :class:`~flip7_spec.events.Decision`
+(or is over). :meth:`Game.apply` takes one legal choice, resolves everything that follows until the next
+decision, and returns the events it caused. Nothing is random: the deck is given top card first, and every
+reshuffle takes its order from outside (a queue of recorded orders, or a reshuffler function supplied by a
+simulator), so the same inputs always give the same game.
+
+The work between two decisions is kept as an explicit stack of small :class:`Frame` objects (a turn
+rotation, an Action in progress, ...). Each ``step`` does one atomic thing (deal or draw one card, ask or make
+one choice), which makes the state copyable at every decision and lets a round end at once, from any depth,
+by a single flag.
+
+This module knows the parts every game shares: seats and turn order, the frame stack, drawing and
+reshuffling, the end of a round (banking, discarding, passing the deck), the end of the game (target score,
+ties), the observation and the history. A game (see :mod:`flip7_spec.games`) subclasses :class:`Game`, brings
+its frames, and fills the named hooks (the ``_begin_round`` ... ``_stalled`` methods and :attr:`Game.CLAUSES`);
+it names its own clause ids, so the machine cites none.
+
+``apply`` mutates the game in place, which is what simulators want; :meth:`Game.after` is the pure form
+(copy, then apply).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+
+from flip7_spec.cards import Card
+from flip7_spec.errors import ChanceError, IllegalDecision
+from flip7_spec.events import HIT, STAY, Choice, Decision, DecisionKind, Event, Status
+
+if TYPE_CHECKING:
+    from flip7_spec.rulesets import Ruleset
+
+ACTIVE = Status.ACTIVE
+STAYED = Status.STAYED
+FROZEN = Status.FROZEN
+BUSTED = Status.BUSTED
+
+Reshuffler = Callable[[list[Card]], list[Card]]
+"""Receives the discard pile and returns the new draw pile, top card first."""
+
+GameT = TypeVar("GameT", bound="Game")
+
+
+@dataclass(frozen=True, slots=True)
+class MachineClauses:
+    """The clause ids a game gives to the rules the machine carries out for it, as its events name them."""
+
+    deal: str
+    """The round's opening (the ``round_start`` event)."""
+    forced_choice: str
+    """A decision with one legal choice, made at once (the ``forced`` event)."""
+    empty_deck: str
+    """Nothing left to draw: the round ends (the ``empty_deck`` event)."""
+    reshuffle: str
+    """The discard pile becomes the draw pile (the ``reshuffle`` event)."""
+    score: str
+    """Round scores banked (the ``round_end`` event)."""
+    winner: str
+    """The game ends with its winners (the ``game_end`` event)."""
+    tie: str
+    """A tie for the lead at the target: another round (the ``tie`` event)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ply:
+    """One entry of a game's history: the decision that was pending, the choice made, the events it caused."""
+
+    decision: Decision
+    choice: Choice
+    events: tuple[Event, ...]
+
+
+class PlayerRound:
+    """One player's part of the current round: cards in the order received, their Number values, and status.
+
+    Games that keep more per player (a running score tally, a held card) subclass it and return theirs from
+    :meth:`Game._new_row`.
+    """
+
+    __slots__ = ("cards", "status", "values")
+
+    def __init__(self) -> None:
+        self.cards: list[Card] = []
+        self.values: set[int] = set()
+        self.status = ACTIVE
+
+    def clear(self) -> None:
+        """Give up every card (the round is over); the status stays for the last observation of a game."""
+        self.cards = []
+        self.values = set()
+
+
+@cache
+def hit_or_stay(seat: int, options: tuple[str, ...] = (HIT, STAY)) -> Decision:
+    """The Hit-or-Stay decision of ``seat`` (decisions are immutable values, so one per seat serves all)."""
+    return Decision(seat, DecisionKind.HIT_OR_STAY, options)
+
+
+def next_active(order: list[int], players: Sequence[PlayerRound], pos: int) -> int:
+    """The index in ``order``, from ``pos`` round the table, of the next active player's seat."""
+    n = len(order)
+    for offset in range(n):
+        index = (pos + offset) % n
+        if players[order[index]].status is ACTIVE:
+            return index
+    raise AssertionError("turn rotation with no active player")
+
+
+class Frame(Generic[GameT]):
+    """A piece of unfinished work. ``step`` does one atomic thing; ``decide`` consumes a pending choice."""
+
+    __slots__ = ()
+
+    DRAWS_FOR_ACTION: ClassVar[bool] = False
+    """Whether this frame draws cards for an Action in progress (a Flip Three, say): tools that look for a
+    reshuffle in the middle of an Action read it."""
+
+    def step(self, game: GameT) -> None:
+        raise NotImplementedError
+
+    def decide(self, game: GameT, choice: Choice) -> None:
+        raise AssertionError(f"{type(self).__name__} asks no decision")
+
+
+class Game:
+    """One game under a ruleset. Create it with :func:`flip7_spec.new_game`; each game's class fills the hooks.
+
+    The public face: :attr:`pending`, :meth:`apply` (and :meth:`after`), :meth:`legal`, :meth:`observation`,
+    :attr:`over`, :attr:`winners`, :attr:`totals`, :meth:`copy`, :attr:`history`. The state is plain data
+    (``players``, ``pile``, ``discard``, ``in_play``, ``order``, ``dealer``, ``round``) for tools that
+    inspect it; the methods whose names start with ``_`` are the frames' helpers and the game's hooks.
+    """
+
+    CLAUSES: ClassVar[MachineClauses]
+    """The clause ids of the machine's rules in this game."""
+    FINISH_ACTIONS: ClassVar[bool] = False
+    """Whether a round with no active player left waits until the frame being resolved is done (an Action
+    played on a stayed player, say) instead of ending at once."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        players: int,
+        dealer: int,
+        deck: Sequence[Card],
+        reshuffles: Iterable[Sequence[Card]] = (),
+        reshuffler: Reshuffler | None = None,
+        record: bool = True,
+    ) -> None:
+        self.ruleset = ruleset
+        self.n = players
+        self.dealer = dealer
+        self.round = 0
+        self.totals = [0] * players
+        self.pile: list[Card] = list(reversed(deck))  # the top card is the last element
+        self.discard: list[Card] = []
+        self.in_play: list[Card] = []
+        self.players: list[PlayerRound] = []
+        self.order: list[int] = []
+        self.stack: list[Frame[Any]] = []
+        self.pending: Decision | None = None
+        self.over = False
+        self.winners: list[int] = []
+        self.reshuffles: deque[list[Card]] = deque(list(order) for order in reshuffles)
+        self.reshuffler = reshuffler
+        self.active = 0
+        self.ending = False
+        self.last_scores: list[int] = []
+        self.last_busted: list[bool] = []
+        self.last_flip7: int | None = None
+        self.on_round_end: Callable[[Game], None] | None = None
+        self.start_events: tuple[Event, ...] = ()
+        self.history: list[Ply] = []
+        """Every decision made so far, with its choice and events (kept only when recording)."""
+        self._events: list[Event] | None = [] if record else None
+
+    # ---- public interface -------------------------------------------------------------------------
+
+    def start(self) -> list[Event]:
+        """Deal the first round and run to the first decision; returns the events."""
+        self._start_round()
+        self._run()
+        events = self._events
+        if events is None:
+            return []
+        self.start_events = tuple(events)
+        return list(events)
+
+    def apply(self, choice: Choice) -> list[Event]:
+        """Make the pending decision with ``choice`` and run to the next decision.
+
+        Returns the events caused, in order (an empty list when the game was created with
+        ``record=False``). Raises :class:`IllegalDecision` naming the legal choices if ``choice`` is not
+        one of them; the game is then unchanged.
+        """
+        pending = self.pending
+        if pending is None:
+            raise IllegalDecision("no decision is pending: the game is over")
+        kind = type(choice)
+        if not (((kind is str or kind is int) and choice in pending.options) or _is_option(choice, pending.options)):
+            raise IllegalDecision(
+                f"{choice!r} is not a legal choice for the pending {pending.kind} decision of player "
+                f"{pending.player}; legal choices: {', '.join(map(_show, pending.options))}",
+                list(pending.options),
+            )
+        self.pending = None
+        events = self._events
+        if events is not None:
+            events.clear()
+        self.stack[-1].decide(self, choice)
+        self._run()
+        if events is None:
+            return []
+        self.history.append(Ply(pending, choice, tuple(events)))
+        return list(events)
+
+    def after(self, choice: Choice) -> tuple[Game, list[Event]]:
+        """The pure form of :meth:`apply`: a new game after ``choice``, and its events. ``self`` is unchanged."""
+        successor = self.copy()
+        return successor, successor.apply(choice)
+
+    def copy(self) -> Game:
+        """An independent copy of the game (cards and ruleset are immutable and shared)."""
+        return copy.deepcopy(self, {id(self.ruleset): self.ruleset})
+
+    def supply_reshuffle(self, order: Sequence[Card]) -> None:
+        """Queue the order (top first) of a future reshuffle; checked when it is used."""
+        self.reshuffles.append(list(order))
+
+    def legal(self) -> list[Choice]:
+        """The legal choices of the pending decision (empty when the game is over)."""
+        return list(self.pending.options) if self.pending else []
+
+    def draw_pile(self) -> list[Card]:
+        """The draw pile, top card first."""
+        return self.pile[::-1]
+
+    def status(self, seat: int) -> Status:
+        """``active``, ``stayed``, ``frozen`` or ``busted``."""
+        return self.players[seat].status
+
+    def round_score(self, seat: int) -> int:
+        """What ``seat`` would bank if the round ended now."""
+        raise NotImplementedError
+
+    def observation(self) -> dict[str, Any]:
+        """The canonical observation (see docs/trace-format.md): the same JSON value in every engine."""
+        pending = self.pending
+        return {
+            "round": self.round,
+            "dealer": self.dealer,
+            "draw_pile": len(self.pile),
+            "discard_pile": len(self.discard),
+            "in_play": [c.text for c in self.in_play],
+            "players": [
+                {
+                    "cards": [c.text for c in p.cards],
+                    "status": p.status.value,
+                    "round_score": self.round_score(seat),
+                    "total": self.totals[seat],
+                }
+                for seat, p in enumerate(self.players)
+            ],
+            "pending": pending.to_json() if pending else None,
+            "over": self.over,
+            "winners": list(self.winners),
+        }
+
+    # ---- hooks a game fills -----------------------------------------------------------------------
+
+    def _new_row(self) -> PlayerRound:
+        """A fresh row for one player at the start of a round."""
+        return PlayerRound()
+
+    def _begin_round(self) -> Frame[Any]:
+        """Reset the game's own per-round state, and return the frame that opens the round."""
+        raise NotImplementedError
+
+    def _before_scoring(self) -> Frame[Any] | None:
+        """A frame to run once the round is over but before it is scored (a last decision), or None."""
+        return None
+
+    def _round_scores(self) -> list[int]:
+        """What each seat banks for the round that is ending, in seat order."""
+        raise NotImplementedError
+
+    def _flip7_seat(self) -> int | None:
+        """The seat whose seven different Numbers ended the round that is ending, if any."""
+        return None
+
+    def _stalled(self) -> bool:
+        """Whether nothing left in the discard pile could change the round, so that reshuffling it would only
+        cycle cards (the round then ends as if nothing were left to draw)."""
+        return False
+
+    # ---- helpers used by frames ---------------------------------------------------------------------
+
+    def _emit(self, kind: str, clause: str, player: int | None = None, card_text: str | None = None,
+              data: tuple[tuple[str, Any], ...] = ()) -> None:
+        if self._events is not None:
+            self._events.append(Event(kind, clause, player, card_text, data))
+
+    def _recording(self) -> bool:
+        """Whether events are kept (build event data only then: the hot paths of a simulation skip it)."""
+        return self._events is not None
+
+    def _ask(self, decision: Decision) -> None:
+        self.pending = decision
+
+    def _forced(self, decision: Decision, because: str) -> None:
+        """A decision with one legal choice is made at once and recorded, naming the clause that left one."""
+        choice = decision.options[0]
+        self._emit("forced", self.CLAUSES.forced_choice, decision.player, decision.card,
+                   (("kind", str(decision.kind)), ("choice", choice), ("because", because)))
+        self.stack[-1].decide(self, choice)
+
+    def _offer(self, decision: Decision, because: str) -> None:
+        """Ask ``decision``, or make it at once when it has one option (a forced event naming ``because``)."""
+        if len(decision.options) == 1:
+            self._forced(decision, because)
+        else:
+            self.pending = decision
+
+    def _active_seats(self) -> list[int]:
+        return [seat for seat, p in enumerate(self.players) if p.status is ACTIVE]
+
+    def _set_status(self, seat: int, status: Status) -> None:
+        player = self.players[seat]
+        if player.status is ACTIVE:
+            self.active -= 1
+        player.status = status
+
+    def _discard_in_play(self, card: Card, reason: str, clause: str) -> None:
+        self.in_play.remove(card)
+        self.discard.append(card)
+        self._emit("discard", clause, None, card.text, (("reason", reason),))
+
+    def _draw(self) -> Card | None:
+        """The top card, reshuffling the discard pile first if the deck is empty; None if both are empty
+        (or only cards that cannot change the round are left), which ends the round."""
+        pile = self.pile
+        if not pile:
+            if not self.discard or self._stalled():
+                self._emit("empty_deck", self.CLAUSES.empty_deck)
+                self.ending = True
+                return None
+            self._reshuffle()
+        return pile.pop()
+
+    def _reshuffle(self) -> None:
+        # The discard pile becomes the new deck, in an order given from outside; table and in-play cards are
+        # elsewhere and stay out.
+        discard = self.discard
+        if self.reshuffles:
+            order = self.reshuffles.popleft()
+            if Counter(c.text for c in order) != Counter(c.text for c in discard):
+                raise ChanceError(
+                    f"reshuffle order is not a permutation of the discard pile ({len(discard)} cards: "
+                    f"{' '.join(sorted(c.text for c in discard))}); got {len(order)} cards: "
+                    f"{' '.join(c.text for c in order)}"
+                )
+        elif self.reshuffler is not None:
+            order = self.reshuffler(list(discard))
+        else:
+            raise ChanceError(f"a reshuffle of the {len(discard)}-card discard pile is needed in round "
+                              f"{self.round}, but no reshuffle order was supplied")
+        self._emit("reshuffle", self.CLAUSES.reshuffle, None, None, (("order", [c.text for c in order]),))
+        self.pile[:] = order[::-1]
+        discard.clear()
+
+    # ---- the loop and the rounds ------------------------------------------------------------------
+
+    def _run(self) -> None:
+        finish_actions = self.FINISH_ACTIONS
+        while not self.over:
+            if self.pending is not None:
+                return
+            if self.ending or (not self.active and (not finish_actions or len(self.stack) == 1)):
+                last = self._before_scoring()
+                if last is not None:
+                    self.stack.append(last)
+                    last.step(self)
+                    continue
+                self._end_round()  # replaces self.stack: never cache it across this call
+                continue
+            self.stack[-1].step(self)
+
+    def _turn_order(self) -> list[int]:
+        """The seats in turn order for this round: clockwise from the Dealer's left, the Dealer last (option
+        ``deal_start``: from the Dealer)."""
+        n = self.n
+        first = self.dealer if self.ruleset.deal_start == "dealer" else self.dealer + 1
+        return [(first + i) % n for i in range(n)]
+
+    def _start_round(self) -> None:
+        self.round += 1
+        n = self.n
+        self.order = self._turn_order()
+        self.players = [self._new_row() for _ in range(n)]
+        self.active = n
+        self.ending = False
+        self.stack = [self._begin_round()]
+        if self._events is not None:
+            self._emit("round_start", self.CLAUSES.deal, None, None, (("round", self.round), ("dealer", self.dealer)))
+
+    def _end_round(self) -> None:
+        # The round is over (no active player left, seven different Numbers, or nothing left to draw).
+        self.pending = None
+        scores = self._round_scores()
+        self.last_scores = scores
+        self.last_busted = [p.status is BUSTED for p in self.players]
+        self.last_flip7 = self._flip7_seat()
+        for seat, value in enumerate(scores):
+            self.totals[seat] += value
+        if self.on_round_end is not None:
+            self.on_round_end(self)
+        # Every card of the round goes to the discard pile.
+        for player in self.players:
+            self.discard.extend(player.cards)
+            player.clear()
+        self.discard.extend(self.in_play)
+        self.in_play = []
+        self.stack = []
+        clauses = self.CLAUSES
+        if self._events is not None:
+            self._emit("round_end", clauses.score, None, None, (("scores", scores), ("totals", list(self.totals))))
+        top = max(self.totals)
+        if top >= self.ruleset.target_score:
+            leaders = [seat for seat, total in enumerate(self.totals) if total == top]
+            if len(leaders) == 1 or self.ruleset.tie_at_target == "shared_win":
+                self.over = True
+                self.winners = leaders
+                self._emit("game_end", clauses.winner, None, None, (("winners", leaders),))
+                return
+            self._emit("tie", clauses.tie, None, None, (("leaders", leaders),))
+        # The deck passes left, without reshuffling.
+        self.dealer = (self.dealer + 1) % self.n
+        self._start_round()
+
+
+def _is_option(choice: Choice, options: tuple[Choice, ...]) -> bool:
+    kind = type(choice)
+    if kind is str or kind is int:  # the common case; options never hold bools or floats
+        return choice in options
+    return any(_same_json(choice, o) for o in options)
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    """Equal as JSON values, type by type at every depth: bool is an int in Python, and True must not pass
+    for seat 1, not even inside a card reference; a list parsed from JSON matches a list option."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same_json(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same_json(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
+def _show(choice: Choice) -> str:
+    return choice if isinstance(choice, str) else repr(choice)

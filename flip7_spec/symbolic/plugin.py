@@ -1,0 +1,40 @@
+"""What a game brings to the prover: its theorems, its scoring misreadings and the search of the hands that
+expose them. A game's definition returns one :class:`SymbolicGame` from its ``symbolic`` hook."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from flip7_spec.registry import definition_of
+from flip7_spec.rulesets import Ruleset
+
+if TYPE_CHECKING:
+    from flip7_spec.symbolic.misreadings import CaseSearch, Misreading
+    from flip7_spec.symbolic.theorems import TheoremSet
+
+
+@dataclass(frozen=True)
+class SymbolicGame:
+    """The z3 plug-in of one game.
+
+    ``theorems(ruleset, players)`` builds the game's theorem set (``players`` fixes how many decks are in play,
+    None: one); ``misreadings(ruleset)`` lists the plausible misreadings of its scoring;
+    ``search_cases(ruleset, players, timeout_ms)`` searches a smallest distinguishing hand for each.
+    """
+
+    theorems: Callable[[Any, int | None], TheoremSet]
+    misreadings: Callable[[Any], Sequence[Misreading]]
+    search_cases: Callable[[Any, int | None, int], list[CaseSearch]]
+
+
+def plugin_of(ruleset: Ruleset) -> SymbolicGame | None:
+    """The z3 plug-in of ``ruleset``'s game, or None when the game brings none."""
+    plugin = definition_of(ruleset).symbolic()
+    if plugin is None:
+        return None
+    if not isinstance(plugin, SymbolicGame):
+        raise TypeError(f"game {ruleset.game}: its symbolic hook returned {type(plugin).__name__}, "
+                        "not a SymbolicGame")
+    return plugin
