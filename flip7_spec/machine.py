@@ -66,6 +66,10 @@ class MachineClauses:
     """The game ends with its winners (the ``game_end`` event)."""
     tie: str
     """A tie for the lead at the target: another round (the ``tie`` event)."""
+    reshuffle_emptied: str
+    """Option reshuffle_moment=when_emptied: the discard pile is reshuffled as the last card is drawn."""
+    round_limit: str
+    """Option round_limit: the game ends after that many rounds (the ``game_end`` event)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,10 +299,10 @@ class Game:
         """The seat whose seven different Numbers ended the round that is ending, if any."""
         return None
 
-    def _stalled(self) -> bool:
-        """Whether nothing left in the discard pile could change the round, so that reshuffling it would only
-        cycle cards (the round then ends as if nothing were left to draw)."""
-        return False
+    def _stalled(self) -> str | None:
+        """The clause that ends the round when nothing left in the discard pile could change it (reshuffling
+        would only cycle cards), or None when the discard pile may be reshuffled."""
+        return None
 
     # ---- helpers used by frames ---------------------------------------------------------------------
 
@@ -347,14 +351,20 @@ class Game:
         (or only cards that cannot change the round are left), which ends the round."""
         pile = self.pile
         if not pile:
-            if not self.discard or self._stalled():
-                self._emit("empty_deck", self.CLAUSES.empty_deck)
+            stall = self._stalled() if self.discard else None
+            if not self.discard or stall is not None:
+                self._emit("empty_deck", stall or self.CLAUSES.empty_deck)
                 self.ending = True
                 return None
-            self._reshuffle()
-        return pile.pop()
+            self._reshuffle(self.CLAUSES.reshuffle)
+        drawn = pile.pop()
+        if not pile and self.discard and self.ruleset.reshuffle_moment == "when_emptied" \
+                and self._stalled() is None:
+            # the last card taken: the discard pile becomes the new deck at once, before that card's effect
+            self._reshuffle(self.CLAUSES.reshuffle_emptied)
+        return drawn
 
-    def _reshuffle(self) -> None:
+    def _reshuffle(self, clause: str) -> None:
         # The discard pile becomes the new deck, in an order given from outside; table and in-play cards are
         # elsewhere and stay out.
         discard = self.discard
@@ -371,7 +381,7 @@ class Game:
         else:
             raise ChanceError(f"a reshuffle of the {len(discard)}-card discard pile is needed in round "
                               f"{self.round}, but no reshuffle order was supplied")
-        self._emit("reshuffle", self.CLAUSES.reshuffle, None, None, (("order", [c.text for c in order]),))
+        self._emit("reshuffle", clause, None, None, (("order", [c.text for c in order]),))
         self.pile[:] = order[::-1]
         discard.clear()
 
@@ -410,6 +420,15 @@ class Game:
         if self._events is not None:
             self._emit("round_start", self.CLAUSES.deal, None, None, (("round", self.round), ("dealer", self.dealer)))
 
+    def _last_round(self) -> bool:
+        limit = self.ruleset.round_limit
+        return bool(limit) and self.round >= limit
+
+    def _end_game(self, winners: list[int], clause: str) -> None:
+        self.over = True
+        self.winners = winners
+        self._emit("game_end", clause, None, None, (("winners", winners),))
+
     def _end_round(self) -> None:
         # The round is over (no active player left, seven different Numbers, or nothing left to draw).
         self.pending = None
@@ -431,15 +450,20 @@ class Game:
         clauses = self.CLAUSES
         if self._events is not None:
             self._emit("round_end", clauses.score, None, None, (("scores", scores), ("totals", list(self.totals))))
+        ruleset = self.ruleset
         top = max(self.totals)
-        if top >= self.ruleset.target_score:
+        if top >= ruleset.target_score:
             leaders = [seat for seat, total in enumerate(self.totals) if total == top]
-            if len(leaders) == 1 or self.ruleset.tie_at_target == "shared_win":
-                self.over = True
-                self.winners = leaders
-                self._emit("game_end", clauses.winner, None, None, (("winners", leaders),))
+            if len(leaders) == 1 or ruleset.tie_at_target == "shared_win":
+                self._end_game(leaders, clauses.winner)
                 return
-            self._emit("tie", clauses.tie, None, None, (("leaders", leaders),))
+            if not self._last_round():
+                self._emit("tie", clauses.tie, None, None, (("leaders", leaders),))
+        if self._last_round():
+            # the rounds are up: whoever reached the target has won (nobody, perhaps)
+            self._end_game([s for s, total in enumerate(self.totals) if total >= ruleset.target_score],
+                           clauses.round_limit)
+            return
         # The deck passes left, without reshuffling.
         self.dealer = (self.dealer + 1) % self.n
         self._start_round()

@@ -42,6 +42,12 @@ class Option:
     choices: tuple[Any, ...] | None
     clause: str
     help: str
+    value_clauses: Mapping[Any, str] = field(default_factory=dict)
+    """The clause of each value, when each value is a reading of its own (the default's is ``clause``)."""
+
+    def clause_of(self, value: Any) -> str:
+        """The clause that states the rule under ``value``."""
+        return self.value_clauses.get(value, self.clause)
 
     def values(self) -> list[Any] | None:
         """Every allowed value, or None when any value of ``kind`` is allowed (whole numbers)."""
@@ -53,9 +59,14 @@ class Option:
 
 
 def machine_options(deal: str, deal_order: str, tie: str, game_end: str, bonus: str, players: str,
-                    decks: str) -> dict[str, Option]:
+                    decks: str, reshuffle: str, reshuffle_emptied: str, round_limit: str) -> dict[str, Option]:
     """The options of the rules every game runs on the shared machine, under the clause ids of one game."""
     return {o.name: o for o in [
+        Option("reshuffle_moment", str, ("when_needed", "when_emptied"), reshuffle,
+               "when the discard pile becomes the new deck: when a card is needed and none is left, or as soon "
+               "as the last card is drawn", {"when_emptied": reshuffle_emptied}),
+        Option("round_limit", int, None, round_limit,
+               "end the game after this many rounds, won by whoever reached the target (0: no limit)"),
         Option("initial_deal", bool, None, deal,
                "deal one face-up card to every player at the start of a round (false: seed 000's reading)"),
         Option("deal_start", str, ("left_of_dealer", "dealer"), deal_order,
@@ -96,6 +107,8 @@ class Ruleset:
     min_players: int = 3
     max_players: int = 0
     players_per_deck: int = 18
+    reshuffle_moment: str = "when_needed"
+    round_limit: int = 0
     base: str = field(default="", compare=False)
 
     def decks_for(self, players: int) -> int:

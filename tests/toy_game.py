@@ -54,7 +54,8 @@ class ToyRuleset(Ruleset):
 
     OPTIONS: ClassVar[Mapping[str, Option]] = machine_options(
         deal="TOY-TURN", deal_order="TOY-TURN", tie="TOY-END", game_end="TOY-END", bonus="TOY-SCORE",
-        players="TOY-TURN", decks="TOY-DECK")
+        players="TOY-TURN", decks="TOY-DECK", reshuffle="TOY-ROUND", reshuffle_emptied="TOY-ROUND",
+        round_limit="TOY-END")
     CARD_KINDS: ClassVar[frozenset[Kind]] = frozenset({Kind.NUMBER, Kind.FREEZE})
 
     name: str = TOY_PRESET
@@ -150,7 +151,7 @@ class ToyGame(Game):
 
     CLAUSES: ClassVar[MachineClauses] = MachineClauses(
         deal="TOY-TURN", forced_choice="TOY-FORCED", empty_deck="TOY-ROUND", reshuffle="TOY-ROUND",
-        score="TOY-SCORE", winner="TOY-END", tie="TOY-END")
+        score="TOY-SCORE", winner="TOY-END", tie="TOY-END", reshuffle_emptied="TOY-ROUND", round_limit="TOY-END")
 
     def round_score(self, seat: int) -> int:
         row = self.players[seat]

@@ -22,7 +22,7 @@ from flip7_spec.games.flip7.play import (
     policy_choice,
     scoring_clause,
 )
-from flip7_spec.games.flip7.ruleset import GAME, Flip7Ruleset, flip7, flip7_no_deal
+from flip7_spec.games.flip7.ruleset import GAME, Flip7Ruleset, flip7, flip7_challenge, flip7_no_deal
 from flip7_spec.games.flip7.scoring import check_flip7_hand, flip7_round_score, flip7_score
 from flip7_spec.registry import GameDefinition, register_game
 
@@ -38,7 +38,7 @@ DEFINITION = register_game(GameDefinition(
     title="Flip 7",
     game_class=Flip7Game,
     ruleset_class=Flip7Ruleset,
-    presets=(("flip7", flip7), ("flip7-no-deal", flip7_no_deal)),
+    presets=(("flip7", flip7), ("flip7-no-deal", flip7_no_deal), ("flip7-challenge", flip7_challenge)),
     clauses=FLIP7_CLAUSES,
     roles=ROLES,
     score=flip7_score,

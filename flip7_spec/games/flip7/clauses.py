@@ -41,7 +41,11 @@ FLIP7_CLAUSES: Final[list[Clause]] = [
     Clause("F7-DEAL-STAY-INSTEAD", _F7, "A player who took cards through a Flip Three before their deal turn may "
            "Stay instead of taking their deal card; so may one who was given a Second Chance by then (any "
            "card in front of them allows a Stay).", "S6-O05, community cases 14-16; the extension: F7-STAY-"
-           "CHANCE-ONLY", "M", "A.2#2, A.2#14"),
+           "CHANCE-ONLY", "M", "A.2#2, A.2#14", "deal_after_flip3_cards"),
+    Clause("F7-DEAL-ANYWAY", _F7, "Reading (option deal_after_flip3_cards=deal_anyway): a player who took cards "
+           "through a Flip Three before their deal turn is dealt their deal card anyway, with no decision.",
+           "one published engine (flop7); the rules describe the deal as one card to each player", "L", "A.2#2",
+           "deal_after_flip3_cards"),
     Clause("F7-NO-DEAL-VARIANT", _F7, "Variant of seed 000: no initial deal; the Dealer only offers Hit/Stay "
            "in turn.", "seed 000", "L", "E", "initial_deal"),
     Clause("F7-HIT-STAY", _F7, "Each active player in turn chooses Hit (one more face-up card) or Stay (leave "
@@ -105,14 +109,24 @@ FLIP7_CLAUSES: Final[list[Clause]] = [
            "must go to another active player.", "seed 003", "L", "E", "set_aside_on_bust"),
     Clause("F7-FLIP3-ASSIGN", _F7, "Set-aside cards are assigned by the target, in draw order, to any active "
            "player (themselves included); none takes effect until all are assigned.", "community case 13",
-           "M", "A.2#4"),
+           "M", "A.2#4", "set_aside_resolution"),
+    Clause("F7-FLIP3-ASSIGN-EACH", _F7, "Reading (option set_aside_resolution=resolve_each): each set-aside card "
+           "takes effect as soon as its receiver is chosen (a Flip Three started so runs to its end), and the "
+           "next is then assigned among the players still active.", "the rules say the set-aside cards are "
+           "resolved after the three draws, not in which order they are assigned and resolved", "L", "A.2#4",
+           "set_aside_resolution"),
     Clause("F7-FLIP3-ASSIGN-INACTIVE", _F7, "An assigned set-aside card whose receiver is no longer active when it "
            "takes effect is discarded (Freeze then Flip Three: frozen, the Flip Three discarded; two Flip "
            "Threes: the second is discarded if the first busts).", "community cases 13a, 13b", "M", "A.2#4"),
     Clause("F7-FLIP3-NESTED", _F7, "A Flip Three resolved from a set-aside card runs to completion, its own "
            "set-aside cards included, before the next assigned card takes effect.", "S6 note", "L", "A.2#4"),
-    Clause("F7-FLIP3-DISCARDED", _F7, "The Flip Three card itself goes to the discard pile once resolved.",
-           "community case 9", "M", "A.2#4"),
+    Clause("F7-FLIP3-DISCARDED", _F7, "The Flip Three card itself goes to the discard pile once its three draws "
+           "are done, before its set-aside cards are assigned.", "community case 9", "M", "A.2#4",
+           "flip3_card_discard"),
+    Clause("F7-FLIP3-DISCARDED-LATE", _F7, "Reading (option flip3_card_discard=after_set_aside): the Flip Three "
+           "card stays in play until the cards it set aside have been assigned and resolved, then goes to the "
+           "discard pile.", "one published engine (flop7); 'once resolved' can be read so", "L", "A.2#4",
+           "flip3_card_discard"),
     Clause("F7-CHANCE-KEEP", _F7, "A player who receives a Second Chance and holds none keeps it in front of them.",
            "S4, S2", "H", "A.1#15"),
     Clause("F7-CHANCE-USE", _F7, "A player holding a Second Chance who receives a duplicate Number discards both "
@@ -146,17 +160,26 @@ FLIP7_CLAUSES: Final[list[Clause]] = [
            "shuffled back into the deck.", "S2", "H", "A.1#19"),
     Clause("F7-DEALER-ROTATION", _F7, "The remaining deck passes left; that player is the next Dealer.",
            "S2", "H", "A.1#19"),
-    Clause("F7-RESHUFFLE", _F7, "When the deck runs out, the discard pile is shuffled to form a new deck.",
-           "S2", "H", "A.1#19"),
+    Clause("F7-RESHUFFLE", _F7, "When the deck runs out, the discard pile is shuffled to form a new deck: when "
+           "a card is needed and none is left.", "S2", "H", "A.1#19", "reshuffle_moment"),
+    Clause("F7-RESHUFFLE-EMPTIED", _F7, "Reading (option reshuffle_moment=when_emptied): the discard pile is "
+           "shuffled into a new deck as soon as the last card is drawn, before that card's effect.",
+           "S2 ('when the deck runs out' fits it as well); one published engine (flop7)", "L", "A.1#19",
+           "reshuffle_moment"),
     Clause("F7-RESHUFFLE-TABLE-STAYS", _F7, "In a reshuffle during a round, every card in front of a player stays "
            "where it is, a busted player's included.", "S2", "H", "A.1#19"),
     Clause("F7-RESHUFFLE-IN-FLIP3", _F7, "In a reshuffle during a Flip Three, the Flip Three being resolved and "
            "any set-aside cards also stay out of the new deck.", "S6 engine tests, cases 9, 11, 12", "M",
            "A.2#10"),
     Clause("F7-EMPTY-DECK", _F7, "When a card is needed and both the deck and the discard pile are empty, the "
-           "round ends; so it does when the discard pile to reshuffle holds no Number, modifier or Freeze (only "
-           "Flip Threes and Second Chances, which would cycle forever).", "sources silent (GUESS)", "L",
-           "A.2#10, D"),
+           "round ends.", "sources silent (GUESS)", "L", "A.2#10, D"),
+    Clause("F7-STALLED-ROUND", _F7, "When a card is needed, the deck is empty and the discard pile to reshuffle "
+           "holds no Number, modifier or Freeze (only Flip Threes and Second Chances, which would cycle "
+           "forever), the round ends as if nothing were left to draw.", "sources silent (GUESS)", "L", "A.2#10, D",
+           "stalled_round"),
+    Clause("F7-STALLED-RESHUFFLE", _F7, "Reading (option stalled_round=reshuffle): a discard pile of Flip Threes and "
+           "Second Chances only is reshuffled like any other; the round goes on until players Stay.",
+           "the general reshuffle rule, read literally", "L", "A.1#19, A.2#10", "stalled_round"),
     # End of game
     Clause("F7-GAME-END", _F7, "The game ends at the end of a round in which at least one player has reached the "
            "target score (200).", "S1, S2", "H", "A.1#3, A.1#20", "target_score"),
@@ -164,6 +187,9 @@ FLIP7_CLAUSES: Final[list[Clause]] = [
            "A.1#20, A.2#15"),
     Clause("F7-TIE", _F7, "A tie for the highest total at the end means everyone plays another round.",
            "S5 via S6-O04, S9", "M", "A.1#20, A.2#15", "tie_at_target"),
+    Clause("F7-CHALLENGE", _F7, "The challenge for two players or fewer: score 200 in fewer than 5 rounds; with a "
+           "round limit, the game ends after that round and whoever reached the target has won (nobody, "
+           "perhaps).", "S2 ('Party of two or less?')", "H", "C#1", "round_limit"),
     Clause("F7-CUSTOM-DECK", _F7, "A ruleset may define its own deck composition (seed 003 reads the modifiers "
            "as +5, +10, +15 and x2).", "seed 003", "L", "E", "deck"),
 ]

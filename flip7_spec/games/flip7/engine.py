@@ -65,9 +65,12 @@ FLIP7_MACHINE_CLAUSES = MachineClauses(
     # [F7-RESHUFFLE-TABLE-STAYS] [F7-RESHUFFLE-IN-FLIP3] only the discard pile is shuffled: table and in-play
     # cards (a Flip Three being resolved, set-aside cards) are elsewhere and stay out
     reshuffle="F7-RESHUFFLE",
+    # [F7-RESHUFFLE-EMPTIED] (option reshuffle_moment) or as soon as the last card is drawn
+    reshuffle_emptied="F7-RESHUFFLE-EMPTIED",
     score="F7-SCORE",
     winner="F7-WINNER",
     tie="F7-TIE",
+    round_limit="F7-CHALLENGE",  # [F7-CHALLENGE] (option round_limit) the game ends after that round
 )
 
 class Rotation(Frame["Flip7Game"]):
@@ -92,11 +95,12 @@ class Rotation(Frame["Flip7Game"]):
             player = game.players[seat]
             if player.status is not ACTIVE:
                 return
-            if player.cards:
+            if player.cards and game.ruleset.deal_after_flip3_cards == "hit_or_stay":
                 # [F7-DEAL-STAY-INSTEAD] cards received through a Flip Three before the deal turn
                 game._ask(hit_or_stay(seat))
                 self.pos -= 1
                 return
+            # [F7-DEAL-ANYWAY] (option deal_after_flip3_cards) such a player is dealt like everyone else
             game._deal_to(seat, "deal", "F7-DEAL")
             return
         # [F7-HIT-STAY] offers go round the table in order, to active players only
@@ -211,15 +215,22 @@ class FlipThree(Frame["Flip7Game"]):
             game._deal_to(self.target, "flip3", "F7-FLIP3", self)
             return
         game.stack.pop()
-        # [F7-FLIP3-DISCARDED] the Flip Three card is discarded once its three cards are done
-        game._discard_in_play(self.action, "resolved", "F7-FLIP3-DISCARDED")
+        ruleset = game.ruleset
+        assigning = bool(self.set_aside) and (
+            player.status is ACTIVE or ruleset.set_aside_on_bust == "pass_to_other_active")
+        if assigning and ruleset.flip3_card_discard == "after_set_aside":
+            # [F7-FLIP3-DISCARDED-LATE] it stays in play until its set-aside cards are resolved
+            game.stack.append(DiscardWhenDone(self.action))
+        else:
+            # [F7-FLIP3-DISCARDED] the Flip Three card is discarded once its three cards are done
+            game._discard_in_play(self.action, "resolved", "F7-FLIP3-DISCARDED")
         game._emit("flip3_end", "F7-FLIP3", self.target)
         if not self.set_aside:
             return
         if player.status is ACTIVE:
             # [F7-FLIP3-SETASIDE] resolved only now that all three came and went cleanly
             game.stack.append(Assign(self.target, self.set_aside, "F7-FLIP3-ASSIGN"))
-        elif game.ruleset.set_aside_on_bust == "pass_to_other_active":
+        elif ruleset.set_aside_on_bust == "pass_to_other_active":
             # [F7-SETASIDE-PASS-VARIANT] seed 003: they must go to another player still in
             game.stack.append(Assign(self.target, self.set_aside, "F7-SETASIDE-PASS-VARIANT"))
         else:
@@ -228,8 +239,22 @@ class FlipThree(Frame["Flip7Game"]):
                 game._discard_in_play(action, "its Flip Three target busted", "F7-FLIP3-SETASIDE-BUST")
 
 
+class DiscardWhenDone(Frame["Flip7Game"]):
+    """A resolved Flip Three card waiting, in play, for its set-aside cards to be resolved (the frames above)."""
+
+    __slots__ = ("action",)
+
+    def __init__(self, action: Card) -> None:
+        self.action = action
+
+    def step(self, game: Flip7Game) -> None:
+        game.stack.pop()
+        game._discard_in_play(self.action, "resolved", "F7-FLIP3-DISCARDED-LATE")
+
+
 class Assign(Frame["Flip7Game"]):
-    """Set-aside cards assigned one by one in draw order; none takes effect until all are assigned."""
+    """Set-aside cards assigned one by one in draw order; none takes effect until all are assigned (option
+    set_aside_resolution=resolve_each: each takes effect as soon as it is assigned)."""
 
     __slots__ = ("assigned", "chooser", "clause", "pending_cards")
 
@@ -259,8 +284,12 @@ class Assign(Frame["Flip7Game"]):
 
     def decide(self, game: Flip7Game, choice: Choice) -> None:
         action = self.pending_cards.pop(0)
-        self.assigned.append((action, choice))
         game._emit("assign", self.clause, self.chooser, action.text, (("target", choice),))
+        if game.ruleset.set_aside_resolution == "resolve_each":
+            # [F7-FLIP3-ASSIGN-EACH] it takes effect now (a Flip Three runs to its end before the next is assigned)
+            game._take_effect(action, choice)
+            return
+        self.assigned.append((action, choice))
 
 
 class Effects(Frame["Flip7Game"]):
@@ -315,10 +344,14 @@ class Flip7Game(Game):
         return next((seat for seat, p in enumerate(self.players)
                      if p.status is ACTIVE and len(p.values) >= FLIP7_SIZE), None)
 
-    def _stalled(self) -> bool:
+    def _stalled(self) -> str | None:
         """No Number, modifier or Freeze among the cards still to come: Flip Threes and Second Chances
         would only cycle through the piles forever."""
-        return not any(c.is_number or c.is_modifier or c.kind is Kind.FREEZE for c in self.discard)
+        if self.ruleset.stalled_round == "reshuffle":
+            return None  # [F7-STALLED-RESHUFFLE]
+        if any(c.is_number or c.is_modifier or c.kind is Kind.FREEZE for c in self.discard):
+            return None
+        return "F7-STALLED-ROUND"  # [F7-STALLED-ROUND]
 
     # ---- card effects -----------------------------------------------------------------------------
 

@@ -31,14 +31,32 @@ FLIP7_DECK: Final[tuple[tuple[str, int], ...]] = (
 # [deck] table replaces FLIP7_DECK (rulesets.ruleset_from_json).
 FLIP7_OPTIONS: Final[Mapping[str, Option]] = {
     **machine_options(deal="F7-DEAL", deal_order="F7-DEAL-ORDER", tie="F7-TIE", game_end="F7-GAME-END",
-                      bonus="F7-FLIP7-BONUS", players="F7-PLAYERS", decks="F7-TWO-DECKS"),
+                      bonus="F7-FLIP7-BONUS", players="F7-PLAYERS", decks="F7-TWO-DECKS", reshuffle="F7-RESHUFFLE",
+                      reshuffle_emptied="F7-RESHUFFLE-EMPTIED", round_limit="F7-CHALLENGE"),
     "second_chance_ends_turn": Option(
         "second_chance_ends_turn", bool, None, "F7-CHANCE-ENDS-TURN",
         "using a Second Chance on a Hit ends the turn (false: a replacement card is dealt at once; never for a "
         "deal card)"),
     "set_aside_on_bust": Option(
         "set_aside_on_bust", str, ("discard", "pass_to_other_active"), "F7-FLIP3-SETASIDE-BUST",
-        "what happens to cards set aside in a Flip Three whose target busts or Flips 7"),
+        "what happens to cards set aside in a Flip Three whose target busts or Flips 7",
+        {"pass_to_other_active": "F7-SETASIDE-PASS-VARIANT"}),
+    "flip3_card_discard": Option(
+        "flip3_card_discard", str, ("after_draws", "after_set_aside"), "F7-FLIP3-DISCARDED",
+        "when the Flip Three card goes to the discard pile: after its three draws, or once its set-aside cards "
+        "are resolved", {"after_set_aside": "F7-FLIP3-DISCARDED-LATE"}),
+    "set_aside_resolution": Option(
+        "set_aside_resolution", str, ("assign_all_first", "resolve_each"), "F7-FLIP3-ASSIGN",
+        "set-aside cards: all assigned, then resolved in draw order; or each resolved as soon as it is assigned",
+        {"resolve_each": "F7-FLIP3-ASSIGN-EACH"}),
+    "deal_after_flip3_cards": Option(
+        "deal_after_flip3_cards", str, ("hit_or_stay", "deal_anyway"), "F7-DEAL-STAY-INSTEAD",
+        "the deal turn of a player who already took cards through a Flip Three: Hit or Stay, or dealt anyway",
+        {"deal_anyway": "F7-DEAL-ANYWAY"}),
+    "stalled_round": Option(
+        "stalled_round", str, ("end", "reshuffle"), "F7-STALLED-ROUND",
+        "a discard pile of Flip Threes and Second Chances only, when a card is needed: the round ends, or it is "
+        "reshuffled like any other", {"reshuffle": "F7-STALLED-RESHUFFLE"}),
 }
 
 
@@ -56,6 +74,10 @@ class Flip7Ruleset(Ruleset):
     deck: tuple[tuple[str, int], ...] = FLIP7_DECK  # [F7-DECK] the composition is data
     second_chance_ends_turn: bool = True
     set_aside_on_bust: str = "discard"
+    flip3_card_discard: str = "after_draws"
+    set_aside_resolution: str = "assign_all_first"
+    deal_after_flip3_cards: str = "hit_or_stay"
+    stalled_round: str = "end"
     base: str = field(default="flip7", compare=False)
 
     def has_effect(self, c: Card) -> bool:
@@ -66,6 +88,17 @@ class Flip7Ruleset(Ruleset):
 def flip7() -> Flip7Ruleset:
     """The official rules."""
     return Flip7Ruleset()
+
+
+def flip7_challenge() -> Flip7Ruleset:
+    """The official challenge for two players or fewer: 200 points in fewer than 5 rounds."""
+    return Flip7Ruleset(
+        name="flip7-challenge",
+        description="Flip 7's challenge for two players or fewer: reach 200 in fewer than 5 rounds",
+        min_players=1,
+        max_players=2,
+        round_limit=4,  # [F7-CHALLENGE] "in under 5 rounds"
+    )
 
 
 def flip7_no_deal() -> Flip7Ruleset:

@@ -75,7 +75,10 @@ VENGEANCE_CLAUSES: Final[list[Clause]] = [
        "the deck passes left to the next Dealer.", "V3", "M", "B.1#7"),
     _v("V-RESHUFFLE", "When the deck runs out the discard pile is shuffled into a new deck; table cards "
        "(busted ones included), a Flip Four being resolved and its held-back cards stay out.",
-       "V3", "M", "B.1#7"),
+       "V3", "M", "B.1#7", "reshuffle_moment"),
+    _v("V-RESHUFFLE-EMPTIED", "Reading (option reshuffle_moment=when_emptied): the discard pile is shuffled into "
+       "a new deck as soon as the last card is drawn, before that card's effect.",
+       "V3 ('when the deck runs out' fits it as well)", "L", "B.1#7", "reshuffle_moment"),
     _v("V-EMPTY-DECK", "When a card is needed and both the deck and the discard pile are empty, the round "
        "ends.", "sources silent (GUESS)", "L", "D"),
     _v("V-BANK", "At the end of a round each player's round score is added to their total; a total can go "
@@ -85,6 +88,9 @@ VENGEANCE_CLAUSES: Final[list[Clause]] = [
     _v("V-WINNER", "The player with the highest total at the end of the game wins.", "V3", "M", "B.1#8"),
     _v("V-TIE", "A tie for the highest total at 200 or more means another round, as in the base game.",
        "base-game FAQ (GUESS)", "L", "B.2#10, D", "tie_at_target"),
+    _v("V-ROUND-LIMIT", "With a round limit (option round_limit, the base game's challenge for two players or "
+       "fewer), the game ends after that round and whoever reached the target has won (nobody, perhaps).",
+       "base-game rulebook S2, applied to Vengeance (GUESS)", "L", "C#1", "round_limit"),
     # Special Number cards
     _v("V-SPECIAL-NUMBERS", "The Zero, Unlucky 7 and Lucky 13 are Number cards (they count toward Flip 7, "
        "score their value, can be stolen or swapped) whose effect lasts only while held.",
@@ -175,8 +181,10 @@ VENGEANCE_CLAUSES: Final[list[Clause]] = [
     _v("V-BRUTAL-MOD-BUSTED", "In Brutal Mode a Modifier may be given to a busted player (who still scores "
        "0: GUESS).", "V3", "L", "C.3", "brutal_mode"),
     _v("V-BRUTAL-FLIP7", "In Brutal Mode the player who Flips 7 takes the 15-point bonus or subtracts 15 "
-       "from another player's total instead (a decision; a total may go below 0).",
-       "V3", "M", "C.3", "brutal_mode"),
+       "from another player's total instead (a decision; a total may go below 0); any other seat may be "
+       "chosen.", "V3 ('another player's score')", "M", "C.3", "brutal_flip7_target"),
+    _v("V-BRUTAL-FLIP7-IN-ROUND", "Reading (option brutal_flip7_target=in_round): the 15 points may be taken only "
+       "from a player still in the round (not busted).", "a reading of V3", "L", "C.3", "brutal_flip7_target"),
     # Seed 004
     _v("V-BASIC", "Seed 004's reading (preset vengeance-basic): 2-6 players, Numbers 1..13 with v copies of "
        "v and no special Number, malus -5, -10 and /2, Steal, Swap, Discard and Flip Four, no Just One More, "

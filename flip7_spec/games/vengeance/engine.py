@@ -27,9 +27,11 @@ VENGEANCE_MACHINE_CLAUSES = MachineClauses(
     forced_choice="V-FORCED-CHOICE",  # [V-FORCED-CHOICE]
     empty_deck="V-EMPTY-DECK",  # [V-EMPTY-DECK] nothing left to draw: the round ends
     reshuffle="V-RESHUFFLE",  # [V-RESHUFFLE] only the discard pile: table and in-play cards stay out
+    reshuffle_emptied="V-RESHUFFLE-EMPTIED",  # [V-RESHUFFLE-EMPTIED] (option reshuffle_moment)
     score="V-SCORE",
     winner="V-WINNER",
     tie="V-TIE",
+    round_limit="V-ROUND-LIMIT",  # [V-ROUND-LIMIT] (option round_limit)
 )
 _BASE_GAME_KINDS: Final = frozenset(
     {Kind.ADD, Kind.MULTIPLY, Kind.FREEZE, Kind.FLIP_THREE, Kind.SECOND_CHANCE}
@@ -79,9 +81,9 @@ class VengeanceGame(Game):
             return BrutalFlip7(self.flip7_seats[self.brutal_next - 1])
         return None
 
-    def _stalled(self) -> bool:
+    def _stalled(self) -> str | None:
         """Never: Steal, Swap and Discard change rows, so any card left can still change the round."""
-        return False
+        return None
 
     def round_score(self, seat: int) -> int:
         """What ``seat`` would bank if the round ended now: rows change in too many ways here (Steal, Swap,
@@ -507,8 +509,14 @@ class BrutalFlip7(Frame["VengeanceGame"]):
         self.seat = seat
 
     def step(self, game: VengeanceGame) -> None:
-        options = tuple(range(game.n))
-        game._offer(Decision(self.seat, DecisionKind.TARGET, options, None), "V-BRUTAL-FLIP7")
+        # [V-BRUTAL-FLIP7] any seat (own seat: the bonus)
+        seats = list(range(game.n))
+        because = "V-BRUTAL-FLIP7"
+        if game.ruleset.brutal_flip7_target == "in_round":
+            # [V-BRUTAL-FLIP7-IN-ROUND] own seat, or a player who has not busted
+            seats = [s for s in seats if s == self.seat or game.players[s].status is not BUSTED]
+            because = "V-BRUTAL-FLIP7-IN-ROUND"
+        game._offer(Decision(self.seat, DecisionKind.TARGET, tuple(seats), None), because)
 
     def decide(self, game: VengeanceGame, choice: Choice) -> None:
         game.stack.pop()

@@ -52,7 +52,8 @@ VENGEANCE_BASIC_DECK: Final[tuple[tuple[str, int], ...]] = (
 
 VENGEANCE_OPTIONS: Final[Mapping[str, Option]] = {
     **machine_options(deal="V-DEAL", deal_order="V-DEAL-ORDER", tie="V-TIE", game_end="V-GAME-END",
-                      bonus="V-SCORE", players="V-PLAYERS", decks="V-TWO-DECKS"),
+                      bonus="V-SCORE", players="V-PLAYERS", decks="V-TWO-DECKS", reshuffle="V-RESHUFFLE",
+                      reshuffle_emptied="V-RESHUFFLE-EMPTIED", round_limit="V-ROUND-LIMIT"),
     **{o.name: o for o in [
         Option("special_numbers", bool, None, "V-SPECIAL-NUMBERS",
                "The Zero, Unlucky 7 and Lucky 13 have their effects (false: plain Numbers 0, 7 and 13)"),
@@ -72,6 +73,9 @@ VENGEANCE_OPTIONS: Final[Mapping[str, Option]] = {
         Option("brutal_mode", bool, None, "V-BRUTAL",
                "the optional Brutal Mode: negative round scores, Modifiers on busted players, and a Flip 7 "
                "may take 15 from another player instead of the bonus"),
+        Option("brutal_flip7_target", str, ("any_seat", "in_round"), "V-BRUTAL-FLIP7",
+               "Brutal Mode: whom a Flip 7 may take 15 from: any other seat, or only a player still in the round",
+               {"in_round": "V-BRUTAL-FLIP7-IN-ROUND"}),
     ]},
 }
 
@@ -99,6 +103,7 @@ class VengeanceRuleset(Ruleset):
     stay_minimum: str = "none"
     negative_scores: bool = False
     brutal_mode: bool = False
+    brutal_flip7_target: str = "any_seat"
     base: str = field(default="vengeance", compare=False)
 
 
