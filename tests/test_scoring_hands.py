@@ -68,3 +68,17 @@ def test_the_hash_ignores_name_and_description_but_not_options() -> None:
     from dataclasses import replace
 
     assert ruleset_hash(base) == ruleset_hash(replace(base, name="mine", description="my copy"))
+
+
+def test_regenerate_check_reports_a_stale_file_and_writes_nothing(monkeypatch: pytest.MonkeyPatch,
+                                                                  tmp_path: Path) -> None:
+    shipped = tmp_path / "data" / "scoring-hands.json"
+    shipped.parent.mkdir()
+    shipped.write_text('{"format": 1, "rulesets": {}}\n', encoding="utf-8")
+    monkeypatch.setattr(scoring_hands, "shipped_path", lambda: shipped)
+    monkeypatch.setattr(scoring_hands, "shipped_document", lambda: '{"format": 1, "rulesets": {"x": 1}}\n')
+    assert scoring_hands.regenerate_shipped(check=True) == (shipped, True)
+    assert shipped.read_text(encoding="utf-8") == '{"format": 1, "rulesets": {}}\n'
+    assert scoring_hands.regenerate_shipped() == (shipped, True)
+    assert shipped.read_text(encoding="utf-8") == '{"format": 1, "rulesets": {"x": 1}}\n'
+    assert scoring_hands.regenerate_shipped(check=True) == (shipped, False)

@@ -84,7 +84,7 @@ class Flop7Adapter(CallbackAdapter):
 
     def hello(self) -> dict[str, Any]:
         return {"protocol": PROTOCOL_VERSION, "name": "flop7", "version": flop7_version, "rulesets": ["flip7"],
-                "levels": list(LEVELS), "options": {"target_score": "any"}, "decks": False}
+                "levels": list(LEVELS), "options": {"target_score": "any"}, "decks": True}
 
     def prepare(self, setup: GameSetup) -> None:
         ruleset = setup.ruleset

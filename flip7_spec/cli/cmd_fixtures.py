@@ -11,7 +11,14 @@ import click
 from flip7_spec.clauses import clauses_for
 from flip7_spec.cli.common import EXIT_BAD_INPUT, EXIT_CHECK_FAILED, EXIT_OK, fail
 from flip7_spec.conformance.scoring_hands import regenerate_shipped
-from flip7_spec.fixtures import Report, compiled_paths, default_fixtures_dir, load_game_modules, regenerate
+from flip7_spec.fixtures import (
+    Report,
+    compiled_paths,
+    default_fixtures_dir,
+    load_game_modules,
+    regenerate,
+    shipped_fixtures_dir,
+)
 from flip7_spec.rulesets import ruleset_from_json
 
 HANDS = "scoring-hands"
@@ -43,15 +50,17 @@ def regenerate_command(check: bool, directory: Path | None, names: tuple[str, ..
     Hand-derived expectations in a source (expect_round_scores, [[expect]], ...) are checked while
     compiling; a fixture whose expectation the reference contradicts is not written.
 
-    With no NAMES (or the name scoring-hands) it also searches, with z3, the presets' distinguishing
-    scoring hands that conform runs, and writes (or, with --check, compares) the file that ships them.
+    With no NAMES on the shipped fixtures (or with the name scoring-hands) it also searches, with z3, the
+    presets' distinguishing scoring hands that conform runs, and writes (or, with --check, compares) the
+    file that ships them.
 
     \b
     Exit codes: 0 done (or, with --check, all up to date); 1 an expectation failed or, with --check,
     some compiled file is out of date or has no source; 2 a source is unusable.
     """
     root = _root(directory)
-    hands = not names or HANDS in names
+    # The shipped hands go with the shipped fixtures: another fixtures folder (a test's copy) leaves them be.
+    hands = HANDS in names or (not names and root.resolve() == shipped_fixtures_dir().resolve())
     traces = tuple(n for n in names if n != HANDS)
     report = regenerate(root, check=check, only=traces) if traces or not names else Report()
     if hands:
