@@ -116,7 +116,7 @@ class Corpus:
         """Every case, scoring first, then saved traces, fixtures, then generated games (lazily)."""
         if self.scoring and "scoring" in self.levels:
             for ruleset in self.ruleset_list:
-                yield from scoring_cases(ruleset, fresh=self.fresh_hands)
+                yield from (scoring_cases(ruleset, fresh=True) if self.fresh_hands else scoring_cases(ruleset))
         yield from self.trace_list()
         yield from self.fixture_list()
         rulesets = self.ruleset_list
