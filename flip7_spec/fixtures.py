@@ -43,6 +43,7 @@ import random
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
@@ -133,12 +134,18 @@ class Report:
     failures: list[str] = field(default_factory=list)
 
 
+def shipped_fixtures_dir() -> Path:
+    """The golden fixtures that ship with flip7-spec (the package ``flip7_spec.golden``): the checkout's
+    ``fixtures/`` folder in an editable install, ``site-packages/flip7_spec/golden`` in a wheel install."""
+    return Path(str(resources.files("flip7_spec.golden")))
+
+
 def default_fixtures_dir() -> Path:
-    """``./fixtures`` when the current directory has one with sources, else the checkout's ``fixtures``."""
+    """``./fixtures`` when the current directory has one with sources, else the shipped fixtures."""
     here = Path.cwd() / "fixtures"
     if (here / "src").is_dir():
         return here
-    return Path(__file__).resolve().parent.parent / "fixtures"
+    return shipped_fixtures_dir()
 
 
 def source_paths(root: Path) -> list[Path]:

@@ -210,9 +210,9 @@ def all_options() -> dict[str, Option]:
     return found
 
 
-def preset_names() -> list[str]:
-    """The names of every preset, sorted."""
-    return sorted(_PRESETS)
+def preset_names(registered_order: bool = False) -> list[str]:
+    """The names of every preset, sorted (or in the order the games registered them)."""
+    return list(_PRESETS) if registered_order else sorted(_PRESETS)
 
 
 def preset(name: str) -> Ruleset:

@@ -10,43 +10,49 @@ from typing import Any
 import click
 
 from flip7_spec.cli.common import EXIT_BAD_INPUT, EXIT_CHECK_FAILED, EXIT_INTERRUPTED, EXIT_OK
-from flip7_spec.conformance import ERRORED, FAIL, PASS, SKIPPED
-from flip7_spec.conformance.cases import default_rulesets, generated_cases
-from flip7_spec.conformance.report import describe, summary_lines, write_json, write_junit
-from flip7_spec.conformance.runner import CaseResult, run_case
+from flip7_spec.conformance import ERRORED, FAIL, SKIPPED
+from flip7_spec.conformance.progress import Progress
+from flip7_spec.conformance.report import (
+    corpus_lines,
+    describe,
+    empty_part_warnings,
+    engine_seconds,
+    skip_lines,
+    summary_lines,
+    write_json,
+    write_junit,
+)
+from flip7_spec.conformance.runner import CaseResult
 from flip7_spec.conformance.session import Corpus, EngineSpec, EngineUnusable, Outcome, handshake, run
+from flip7_spec.conformance.smoke import smoke
+from flip7_spec.errors import Flip7Error
+from flip7_spec.fixtures import shipped_fixtures_dir
 from flip7_spec.rulesets import Ruleset, load_ruleset
 
 
 def _smoke(spec: EngineSpec) -> int:
-    """Handshake and one short game: tells a broken adapter from a wrong engine."""
-    try:
+    """Handshake and one whole short game: tells a broken adapter from a wrong engine."""
+
+    def open_engine() -> tuple[Any, dict[str, Any]]:
         engine, hello = handshake(spec)
+        click.echo(f"smoke: handshake ok: {hello.get('name')} {hello.get('version', '')} "
+                   f"(rulesets {', '.join(map(str, hello.get('rulesets', [])))}; "
+                   f"levels {', '.join(map(str, hello.get('levels', [])))})")
+        return engine, hello
+
+    try:
+        verdict = smoke(open_engine, click.echo, describe)
     except EngineUnusable as error:
         click.echo(f"smoke: handshake FAILED: {error}")
         return EXIT_BAD_INPUT
-    click.echo(f"smoke: handshake ok: {hello.get('name')} {hello.get('version', '')} "
-               f"(rulesets {', '.join(hello.get('rulesets', []))}; levels {', '.join(hello.get('levels', []))})")
+    return EXIT_CHECK_FAILED if verdict is False else EXIT_OK
+
+
+def _rulesets(names: tuple[str, ...]) -> list[Ruleset] | None:
     try:
-        rulesets = [r for r in default_rulesets() if r.name in hello.get("rulesets", [])][:1]
-        if not rulesets:
-            click.echo("smoke: the engine implements none of the presets; nothing to play")
-            return EXIT_CHECK_FAILED
-        case = next(c for c in generated_cases(rulesets, [3], 1, "smoke") if c.level == "round")
-        if "round" not in hello.get("levels", []):
-            click.echo("smoke: the engine does not support the round level; handshake only")
-            return EXIT_OK
-        result = run_case(engine, case, hello)[0]
-    finally:
-        engine.close()
-    if result.outcome == PASS:
-        click.echo(f"smoke: one round played, {result.decisions} decisions: ok")
-        return EXIT_OK
-    click.echo("smoke: the adapter works, but the game differs:" if result.outcome == FAIL
-               else "smoke: the first game did not run:")
-    for line in describe(result):
-        click.echo(line)
-    return EXIT_CHECK_FAILED
+        return [load_ruleset(n) for n in names] or None
+    except Flip7Error as error:
+        raise click.BadParameter(str(error), param_hint="--ruleset") from None
 
 
 @click.command("conform")
@@ -58,13 +64,17 @@ def _smoke(spec: EngineSpec) -> int:
               help="generated games (each gives a round case and a game case)")
 @click.option("--seed", "-s", default="0", show_default=True, help="seed of the generated games")
 @click.option("--ruleset", "-r", "ruleset_names", multiple=True, metavar="NAME|FILE",
-              help="ruleset of generated games (repeatable; default: every preset, skipped where unsupported)")
+              help="ruleset of generated games and scoring cases (repeatable; default: the presets the engine "
+                   "declares in its handshake)")
 @click.option("--players", "-p", "player_counts", multiple=True, type=click.IntRange(1),
               help="player counts generated games cycle through (repeatable; default 3 4 5 6)")
-@click.option("--fixtures", type=click.Path(file_okay=False, path_type=Path), default=Path("fixtures"),
-              show_default=True, help="directory of golden traces to run (ignored if missing)")
+@click.option("--fixtures", type=click.Path(file_okay=False, path_type=Path),
+              help="directory of golden traces to run (default: the fixtures shipped with flip7-spec)")
 @click.option("--no-fixtures", is_flag=True, help="do not run the fixtures")
 @click.option("--no-scoring", is_flag=True, help="do not run the scoring cases")
+@click.option("--trace", "traces", multiple=True, type=click.Path(dir_okay=False, exists=True, path_type=Path),
+              metavar="FILE", help="run only these saved traces (.json or .jsonl; repeatable), e.g. a failure "
+                                   "saved by --save-failures")
 @click.option("--level", "levels", multiple=True, type=click.Choice(["scoring", "round", "game"]),
               help="run only these levels (repeatable); legal is checked with round and game")
 @click.option("--timeout", type=click.FloatRange(0.1), default=10.0, show_default=True,
@@ -72,23 +82,31 @@ def _smoke(spec: EngineSpec) -> int:
 @click.option("--workers", "-j", type=click.IntRange(1), default=1, show_default=True,
               help="cases run in parallel, each worker with its own engine process")
 @click.option("--save-failures", type=click.Path(file_okay=False, path_type=Path),
-              help="write a shrunk trace of every failing generated case here")
+              help="write a shrunk trace of every failing generated case here (its header says how to re-run it)")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), help="write a JSON report")
 @click.option("--junit-xml", type=click.Path(dir_okay=False, path_type=Path), help="write a JUnit XML report")
-@click.option("--smoke", is_flag=True, help="only the handshake and one short game")
-@click.option("--quiet", "-q", is_flag=True, help="print only failures and the summary, not skipped cases")
-@click.option("--progress/--no-progress", default=None, help="show a progress bar (default: on a terminal)")
+@click.option("--smoke", is_flag=True, help="only the handshake and one whole short game (is the adapter right?)")
+@click.option("--no-cache", is_flag=True,
+              help="search the scoring hands with z3 again instead of reading the shipped or cached results")
+@click.option("--verbose", "-v", is_flag=True, help="also list every skipped case")
+@click.option("--quiet", "-q", is_flag=True, help="print only failures and the summary; no progress bar")
+@click.option("--progress/--no-progress", default=None,
+              help="show a progress bar (default: on a terminal, unless --quiet)")
 def command(command: str | None, python: str | None, games: int, seed: str, ruleset_names: tuple[str, ...],
-            player_counts: tuple[int, ...], fixtures: Path, no_fixtures: bool, no_scoring: bool,
-            levels: tuple[str, ...], timeout: float, workers: int, save_failures: Path | None,
-            json_path: Path | None, junit_xml: Path | None, smoke: bool, quiet: bool,
-            progress: bool | None) -> None:
+            player_counts: tuple[int, ...], fixtures: Path | None, no_fixtures: bool, no_scoring: bool,
+            traces: tuple[Path, ...], levels: tuple[str, ...], timeout: float, workers: int,
+            save_failures: Path | None, json_path: Path | None, junit_xml: Path | None, smoke: bool,
+            no_cache: bool, verbose: bool, quiet: bool, progress: bool | None) -> None:
     """Run the conformance corpus against an engine and report where it breaks the rules.
 
     The corpus: scoring cases (official examples and hands z3 found to catch known misreadings), the
-    golden fixtures, and generated games. Each case passes, fails (first divergence: step, decision, JSON
-    path, expected vs found, rule clause), is skipped (the engine does not support its ruleset, option or
-    level) or errors (crash, timeout, bad reply; with the engine's stderr tail).
+    golden fixtures shipped with flip7-spec, and generated games, for the rulesets the engine declares.
+    Each case passes, fails (first divergence: step, decision, JSON path, expected vs found, rule clause),
+    is skipped (the engine does not support its ruleset, option or level; counted by reason, -v lists
+    them) or errors (crash, timeout, bad reply; with the engine's stderr tail).
+
+    With --trace FILE only those traces run: `conform --engine CMD --trace failures/x.json` re-runs a saved
+    failure against the engine.
 
     \b
     Exit codes: 0 everything ran passed (or was skipped); 1 a case failed or errored;
@@ -99,47 +117,60 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
     spec = EngineSpec(command=command, python=python, timeout=timeout)
     if smoke:
         raise click.exceptions.Exit(_smoke(spec))
-    rulesets: list[Ruleset] = [load_ruleset(n) for n in ruleset_names] or default_rulesets()
-    corpus = Corpus(rulesets=rulesets, games=games, seed=seed, players=player_counts or (3, 4, 5, 6),
-                    fixtures=None if no_fixtures else fixtures, scoring=not no_scoring,
+    fixtures_dir = None if no_fixtures or traces else (fixtures or shipped_fixtures_dir())
+    if fixtures is not None and not fixtures.is_dir():
+        raise click.BadParameter(f"{fixtures}: no such directory", param_hint="--fixtures")
+    corpus = Corpus(rulesets=_rulesets(ruleset_names), games=0 if traces else games, seed=seed,
+                    players=player_counts or (3, 4, 5, 6), fixtures=fixtures_dir,
+                    scoring=not (no_scoring or traces), traces=traces, fresh_hands=no_cache,
                     levels=frozenset(levels) if levels else frozenset({"scoring", "round", "game"}))
-    show_bar = sys.stderr.isatty() if progress is None else progress
+    asked = _asked_parts(corpus)
+    bar = Progress(sys.stderr.isatty() and not quiet if progress is None else progress)
     collected: list[CaseResult] = []
-    done = 0
-    total_estimate = corpus.size()
+
+    handshake_seconds = 0.0
+
+    def on_start(hello: dict[str, Any], settled: Corpus) -> None:
+        nonlocal handshake_seconds
+        handshake_seconds = time.perf_counter() - started
+        bar.start(settled.size())
 
     def on_outcome(outcome: Outcome) -> None:
-        nonlocal done
-        done += 1
         collected.extend(outcome.results)
         for result in outcome.results:
-            if result.outcome in (FAIL, ERRORED) or (result.outcome == SKIPPED and not quiet):
-                if show_bar:
-                    click.echo("\r\033[K", nl=False, err=True)
+            if result.outcome in (FAIL, ERRORED) or (result.outcome == SKIPPED and verbose):
                 for line in describe(result):
-                    click.echo(line)
-        if show_bar:
-            click.echo(f"\r\033[Kcases {done}/~{total_estimate}", nl=False, err=True)
+                    bar.echo(line)
+        bar.advance()
 
     started = time.perf_counter()
     interrupted = False
     hello: dict[str, Any] = {}
     decisions = 0
     try:
-        hello, _, decisions = run(spec, corpus, workers=workers, save=save_failures, on_outcome=on_outcome)
+        hello, _, decisions = run(spec, corpus, workers=workers, save=save_failures, on_outcome=on_outcome,
+                                  on_start=on_start)
     except EngineUnusable as error:
+        bar.close()
         click.echo(f"flip7-spec: error: {error}", err=True)
         raise click.exceptions.Exit(EXIT_BAD_INPUT) from None
     except KeyboardInterrupt:
         interrupted = True
         decisions = sum(r.decisions for r in collected if r.level != "legal")
+    finally:
+        bar.close()
     elapsed = time.perf_counter() - started
-    if show_bar:
-        click.echo("\r\033[K", nl=False, err=True)
-    for line in summary_lines(collected, spec.name, elapsed, decisions):
+    shown_from = None if fixtures_dir is None else ("flip7-spec's shipped fixtures" if fixtures is None
+                                                   else str(fixtures))
+    summary = summary_lines(collected, spec.name, elapsed, decisions, handshake_seconds)
+    for line in [*summary, *corpus_lines(collected, shown_from), *skip_lines(collected)]:
         click.echo(line)
+    if not interrupted:
+        for line in empty_part_warnings(collected, asked):
+            click.echo(line, err=True)
     meta = {"engine": spec.name, "hello": hello, "seed": seed, "games": games, "interrupted": interrupted,
-            "seconds": round(elapsed, 3), "decisions": decisions}
+            "seconds": round(elapsed, 3), "decisions": decisions,
+            "engine_seconds": round(engine_seconds(collected, handshake_seconds), 3)}
     if json_path is not None:
         write_json(json_path, collected, meta)
     if junit_xml is not None:
@@ -149,3 +180,17 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
         raise click.exceptions.Exit(EXIT_INTERRUPTED)
     failed = any(r.outcome in (FAIL, ERRORED) for r in collected)
     raise click.exceptions.Exit(EXIT_CHECK_FAILED if failed else EXIT_OK)
+
+
+def _asked_parts(corpus: Corpus) -> list[str]:
+    """The parts of the corpus this run asked for (an empty one is warned about)."""
+    asked = []
+    if corpus.scoring and "scoring" in corpus.levels:
+        asked.append("scoring")
+    if corpus.traces and {"round", "game"} & corpus.levels:
+        asked.append("trace")
+    if corpus.fixtures is not None and {"round", "game"} & corpus.levels:
+        asked.append("fixture")
+    if corpus.games > 0 and {"round", "game"} & corpus.levels:
+        asked.append("generated")
+    return asked

@@ -10,9 +10,17 @@ import click
 
 from flip7_spec.clauses import clauses_for
 from flip7_spec.cli.common import EXIT_BAD_INPUT, EXIT_CHECK_FAILED, EXIT_OK, fail
-from flip7_spec.fixtures import compiled_paths, default_fixtures_dir, regenerate
+from flip7_spec.conformance.scoring_hands import regenerate_shipped
+from flip7_spec.fixtures import (
+    Report,
+    compiled_paths,
+    default_fixtures_dir,
+    regenerate,
+    shipped_fixtures_dir,
+)
 from flip7_spec.rulesets import ruleset_from_json
 
+HANDS = "scoring-hands"
 _DIR_HELP = "the fixtures directory (default: ./fixtures if it has sources, else the checkout's fixtures)"
 
 
@@ -41,12 +49,27 @@ def regenerate_command(check: bool, directory: Path | None, names: tuple[str, ..
     Hand-derived expectations in a source (expect_round_scores, [[expect]], ...) are checked while
     compiling; a fixture whose expectation the reference contradicts is not written.
 
+    With no NAMES on the shipped fixtures (or with the name scoring-hands) it also searches, with z3, the
+    presets' distinguishing scoring hands that conform runs, and writes (or, with --check, compares) the
+    file that ships them.
+
     \b
     Exit codes: 0 done (or, with --check, all up to date); 1 an expectation failed or, with --check,
     some compiled file is out of date or has no source; 2 a source is unusable.
     """
     root = _root(directory)
-    report = regenerate(root, check=check, only=names)
+    # The shipped hands go with the shipped fixtures: another fixtures folder (a test's copy) leaves them be.
+    hands = HANDS in names or (not names and root.resolve() == shipped_fixtures_dir().resolve())
+    traces = tuple(n for n in names if n != HANDS)
+    report = regenerate(root, check=check, only=traces) if traces or not names else Report()
+    if hands:
+        path, changed = regenerate_shipped(check=check)
+        if changed and check:
+            report.outdated.append(f"{path.name} (the presets' scoring hands)")
+        elif changed:
+            report.written.append(f"{path.name} (the presets' scoring hands)")
+        else:
+            report.unchanged.append(path.name)
     for shown in report.written:
         click.echo(f"wrote {shown}")
     for shown in report.outdated:

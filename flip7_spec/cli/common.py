@@ -9,7 +9,7 @@ from typing import Any, NoReturn
 import click
 
 from flip7_spec.errors import Flip7Error
-from flip7_spec.rulesets import Ruleset, load_ruleset, preset_names
+from flip7_spec.rulesets import Ruleset, default_preset, load_ruleset, preset_names
 
 EXIT_OK = 0
 EXIT_CHECK_FAILED = 1
@@ -55,8 +55,10 @@ def run_main(group: click.Group) -> int:
     return EXIT_OK
 
 
-def ruleset_option(default: str | None = "flip7") -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """The ``--ruleset NAME|FILE`` option, converted to a :class:`Ruleset`."""
+def ruleset_option(required: bool = True) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The ``--ruleset NAME|FILE`` option, converted to a :class:`Ruleset` (the default preset when not given,
+    unless ``required`` is false: then None)."""
+    default = default_preset() if required else None
 
     def convert(ctx: click.Context, param: click.Parameter, value: str | None) -> Ruleset | None:
         if value is None:

@@ -5,6 +5,10 @@
 - :mod:`.shrink`: a failing generated game cut down to a small trace that still fails the same way
 - :mod:`.report`: the summary per level, JSON and JUnit XML reports
 - :mod:`.session`: a whole run, in one process or several, with progress and a partial report on Ctrl-C
+- :mod:`.scoring_hands`: the z3-found scoring hands, shipped for the presets and cached on disk for others
+- :mod:`.background`: recording the generated games in a helper process while the engine plays
+- :mod:`.smoke`: ``conform --smoke``, one whole short game that points at the adapter when it differs
+- :mod:`.progress`: the progress bar
 """
 
 PASS = "pass"

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 from flip7_spec.cards import cards
+from flip7_spec.conformance.scoring_hands import hands_for
 from flip7_spec.play import round_score
 from flip7_spec.policies import random_policy, threshold_policy
 from flip7_spec.registry import definition_of
@@ -34,9 +34,10 @@ class Case:
     generated: bool = False
 
 
-def scoring_cases(ruleset: Ruleset) -> list[Case]:
+def scoring_cases(ruleset: Ruleset, fresh: bool = False) -> list[Case]:
     """The rule book's worked examples of the ruleset's game and the distinguishing hands z3 finds for known
-    misreadings.
+    misreadings (shipped for the presets, cached on disk for other rulesets; ``fresh`` searches them again, see
+    :mod:`flip7_spec.conformance.scoring_hands`).
 
     A worked example's expected score is the printed figure when the ruleset keeps the official scoring
     options, and the reference's score under the ruleset's own options otherwise (a custom bonus, say).
@@ -50,24 +51,10 @@ def scoring_cases(ruleset: Ruleset) -> list[Case]:
         expected = example.printed if same_scoring else round_score(ruleset, hand)
         out.append(Case(f"scoring:{ruleset.name}:{example.id}", "scoring", ruleset, hand=[c.text for c in hand],
                         expected=expected, clause=example.clause, label="official worked example"))
-    try:
-        from flip7_spec.symbolic.misreadings import distinguishing_cases
-    except ImportError:  # pragma: no cover - the symbolic package ships with flip7-spec
-        return out
-    found = _distinguishing(ruleset, distinguishing_cases)
-    for case in found:
-        out.append(Case(f"scoring:{ruleset.name}:{case.id}", "scoring", ruleset, hand=list(case.cards),
-                        busted=case.busted, expected=case.expected, clause=case.clause, label=case.misreading))
+    for found in hands_for(ruleset, fresh=fresh):
+        out.append(Case(f"scoring:{ruleset.name}:{found.id}", "scoring", ruleset, hand=list(found.cards),
+                        busted=found.busted, expected=found.expected, clause=found.clause, label=found.misreading))
     return out
-
-
-@cache
-def _distinguishing(ruleset: Ruleset, find: Any) -> tuple[Any, ...]:
-    """The z3 search is deterministic and takes a second or two: do it once per ruleset and process."""
-    try:
-        return tuple(find(ruleset))
-    except Exception:  # a game without a symbolic model yet contributes no distinguishing hands
-        return ()
 
 
 def _round_count(trace: dict[str, Any]) -> int:
@@ -75,25 +62,46 @@ def _round_count(trace: dict[str, Any]) -> int:
     return max(rounds | {1})
 
 
+def trace_file_cases(path: Path, name: str, prefix: str = "fixture") -> list[Case]:
+    """The cases of one trace file (``.json``: one trace, ``.jsonl``: one per line), named ``PREFIX:NAME``
+    (``:LINE`` added for a line of a ``.jsonl``). A trace that cannot be read or whose ruleset is unknown
+    gives no case (``flip7-spec replay`` explains such a file)."""
+    out: list[Case] = []
+    for source in read_traces(path):
+        if source.error is not None or not isinstance(source.trace, dict):
+            continue
+        trace = source.trace
+        try:
+            ruleset = ruleset_from_json(trace["header"]["ruleset"])
+        except Exception:
+            continue
+        level = "game" if "footer" in trace or _round_count(trace) > 1 else "round"
+        case_name = name if source.line is None else f"{name}:{source.line}"
+        out.append(Case(f"{prefix}:{case_name}", level, ruleset, trace=trace,
+                        label=str(trace["header"].get("description", ""))))
+    return out
+
+
 def fixture_cases(directory: Path) -> list[Case]:
-    """Every trace under ``directory`` (``*.json`` and ``*.jsonl``, recursively, sorted by path)."""
+    """Every trace under ``directory`` (``*.json`` and ``*.jsonl``, recursively, sorted by path; ruleset
+    files and fixture sources are not traces)."""
     out: list[Case] = []
     for path in sorted(p for p in directory.rglob("*") if p.suffix in (".json", ".jsonl") and p.is_file()):
-        for source in read_traces(path):
-            if source.error is not None or not isinstance(source.trace, dict):
-                continue
-            trace = source.trace
-            try:
-                ruleset = ruleset_from_json(trace["header"]["ruleset"])
-            except Exception:
-                continue
-            level = "game" if "footer" in trace or _round_count(trace) > 1 else "round"
-            name = str(path.relative_to(directory).with_suffix(""))
-            if source.line is not None:
-                name += f":{source.line}"
-            out.append(Case(f"fixture:{name}", level, ruleset, trace=trace,
-                            label=str(trace["header"].get("description", ""))))
+        relative = path.relative_to(directory)
+        if relative.parts[0] in ("src", "rulesets"):
+            continue
+        out.extend(trace_file_cases(path, str(relative.with_suffix(""))))
     return out
+
+
+PARTS = ("scoring", "fixture", "trace", "generated")
+"""The parts of the corpus, as :func:`part_of` names them."""
+
+
+def part_of(case_id: str) -> str:
+    """The part of the corpus a case (or its result) belongs to, read from its id."""
+    head = case_id.partition(":")[0]
+    return head if head in ("scoring", "fixture", "trace") else "generated"
 
 
 def generated_game(ruleset: Ruleset, players: int, seed: str | int, index: int) -> dict[str, Any]:
@@ -104,23 +112,50 @@ def generated_game(ruleset: Ruleset, players: int, seed: str | int, index: int) 
     return played_to_trace(played, generator="flip7-spec conform")
 
 
+@dataclass(frozen=True, slots=True)
+class GameJob:
+    """Game ``index`` of a run seeded ``seed``: its ruleset and player count."""
+
+    ruleset: Ruleset
+    players: int
+    seed: str | int
+    index: int
+
+
+def game_jobs(rulesets: Sequence[Ruleset], players: Sequence[int], games: int, seed: str | int) -> list[GameJob]:
+    """The ``games`` generated games of a run, cycling through ``rulesets`` and then ``players`` (each count
+    brought within the ruleset's limits)."""
+    jobs = []
+    for index in range(games):
+        ruleset = rulesets[index % len(rulesets)]
+        count = players[(index // len(rulesets)) % len(players)]
+        count = max(count, max(ruleset.min_players, 1))
+        if ruleset.max_players:
+            count = min(count, ruleset.max_players)
+        jobs.append(GameJob(ruleset, count, seed, index))
+    return jobs
+
+
+def job_cases(job: GameJob, trace: dict[str, Any]) -> list[Case]:
+    """The two cases of a recorded game: its first round and the whole game."""
+    name = f"{job.ruleset.name}/seed={job.seed}/game={job.index}/players={job.players}"
+    return [Case(f"round:{name}", "round", job.ruleset, trace=trace, generated=True),
+            Case(f"game:{name}", "game", job.ruleset, trace=trace, generated=True)]
+
+
 def generated_cases(rulesets: Sequence[Ruleset], players: Sequence[int], games: int, seed: str | int
                     ) -> Iterator[Case]:
     """``games`` generated games, cycling through ``rulesets`` and ``players``: each gives a round case
     (its first round) and a game case (the whole game). Generated lazily, one game at a time."""
-    for index in range(games):
-        ruleset = rulesets[index % len(rulesets)]
-        count = players[(index // len(rulesets)) % len(players)]
-        low = max(ruleset.min_players, 1)
-        count = max(count, low)
-        if ruleset.max_players:
-            count = min(count, ruleset.max_players)
-        trace = generated_game(ruleset, count, seed, index)
-        name = f"{ruleset.name}/seed={seed}/game={index}/players={count}"
-        yield Case(f"round:{name}", "round", ruleset, trace=trace, generated=True)
-        yield Case(f"game:{name}", "game", ruleset, trace=trace, generated=True)
+    for job in game_jobs(rulesets, players, games, seed):
+        yield from job_cases(job, generated_game(job.ruleset, job.players, job.seed, job.index))
 
 
-def default_rulesets() -> list[Ruleset]:
-    """The presets generated games cycle through by default: every preset of every registered game."""
-    return [preset(name) for name in preset_names()]
+def default_rulesets(declared: Sequence[str] | None = None) -> list[Ruleset]:
+    """The presets generated games cycle through by default: those among ``declared`` (the ``rulesets`` of
+    an engine's handshake) that flip7-spec knows, in registration order; every preset when ``declared`` is
+    None."""
+    names = preset_names(registered_order=True)
+    if declared is not None:
+        names = [name for name in names if name in declared]
+    return [preset(name) for name in names]

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from flip7_spec.conformance import ERRORED, FAIL, OUTCOMES, PASS, SKIPPED
+from flip7_spec.conformance.cases import PARTS, part_of
 from flip7_spec.conformance.runner import CaseResult
 from flip7_spec.protocol import LEVELS
 
@@ -50,18 +52,84 @@ def describe(result: CaseResult) -> list[str]:
     return [f"SKIP {result.case_id} [{result.level}]: {result.message}"]
 
 
-def summary_lines(results: Sequence[CaseResult], engine: str, seconds: float, decisions: int) -> list[str]:
-    """The closing table: one line per level, then a total line and the throughput."""
+def summary_lines(results: Sequence[CaseResult], engine: str, seconds: float, decisions: int,
+                  handshake: float = 0.0) -> list[str]:
+    """The closing table: one line per level, then a total line and where the time went (``handshake``:
+    the seconds the engine took to start and answer ``hello``)."""
     table = counts_by_level(results)
     lines = [f"conformance of {engine}", f"{'level':<9}{'pass':>7}{'fail':>7}{'skipped':>9}{'errored':>9}"]
     for level, row in table.items():
         lines.append(f"{level:<9}{row[PASS]:>7}{row[FAIL]:>7}{row[SKIPPED]:>9}{row[ERRORED]:>9}")
     totals = {outcome: sum(row[outcome] for row in table.values()) for outcome in OUTCOMES}
     lines.append(f"{'total':<9}{totals[PASS]:>7}{totals[FAIL]:>7}{totals[SKIPPED]:>9}{totals[ERRORED]:>9}")
-    in_cases = sum(r.seconds for r in results if r.level in ("round", "game"))
-    rate = decisions / in_cases if in_cases > 0 else 0.0
-    lines.append(f"{decisions} decisions in {seconds:.2f} s, {in_cases:.2f} s of it replaying games on the engine "
-                 f"({rate:,.0f} decisions/s; the rest builds the corpus)")
+    in_games = sum(r.seconds for r in results if r.level in ("round", "game"))
+    on_engine = engine_seconds(results, handshake)
+    rate = decisions / in_games if in_games > 0 else 0.0
+    share = f" ({on_engine / seconds:.0%})" if seconds > 0 else ""
+    lines.append(f"{decisions} decisions in {seconds:.2f} s, {on_engine:.2f} s of it on the engine{share}: "
+                 f"{in_games:.2f} s replaying games ({rate:,.0f} decisions/s); the rest builds the corpus")
+    return lines
+
+
+def engine_seconds(results: Sequence[CaseResult], handshake: float = 0.0) -> float:
+    """The seconds spent running cases on the engine (a case and its legal check counted once), plus the
+    handshake."""
+    return handshake + sum(r.seconds for r in results if r.level != "legal")
+
+
+def corpus_lines(results: Sequence[CaseResult], fixtures_from: str | None) -> list[str]:
+    """What the corpus held: cases by part (scoring, saved traces, fixtures, generated games) and how many of
+    each part ran (were not skipped). ``fixtures_from`` says where the fixtures were read from."""
+    cases: dict[str, set[str]] = {part: set() for part in PARTS}
+    ran: dict[str, set[str]] = {part: set() for part in PARTS}
+    for result in results:
+        if result.level == "legal":
+            continue
+        part = part_of(result.case_id)
+        cases[part].add(result.case_id)
+        if result.outcome != SKIPPED:
+            ran[part].add(result.case_id)
+    names = {"scoring": "scoring", "trace": "saved trace", "fixture": "fixture", "generated": "generated"}
+    shown = []
+    for part in PARTS:
+        if part == "trace" and not cases[part]:
+            continue
+        where = f" from {fixtures_from}" if part == "fixture" and fixtures_from else ""
+        shown.append(f"{len(cases[part])} {names[part]}{where} ({len(ran[part])} ran)")
+    return ["corpus: " + ", ".join(shown)]
+
+
+def empty_part_warnings(results: Sequence[CaseResult], asked: Sequence[str]) -> list[str]:
+    """A warning for each part of the corpus that was asked for (``asked``, names of :data:`PARTS`) but has
+    no case, or whose every case was skipped: the rules only that part checks went unchecked."""
+    seen: dict[str, int] = dict.fromkeys(PARTS, 0)
+    ran: dict[str, int] = dict.fromkeys(PARTS, 0)
+    for result in results:
+        if result.level == "legal":
+            continue
+        part = part_of(result.case_id)
+        seen[part] += 1
+        ran[part] += result.outcome != SKIPPED
+    names = {"scoring": "scoring cases", "trace": "saved traces", "fixture": "fixture cases",
+             "generated": "generated games"}
+    out = []
+    for part in asked:
+        if seen[part] == 0:
+            out.append(f"warning: the corpus has no {names[part]}; the rules they check went unchecked")
+        elif ran[part] == 0:
+            out.append(f"warning: every one of the {seen[part]} {names[part]} was skipped; the rules they check "
+                       f"went unchecked")
+    return out
+
+
+def skip_lines(results: Sequence[CaseResult]) -> list[str]:
+    """The skipped results counted by reason, most frequent first (``-v`` lists each one instead)."""
+    reasons = Counter(result.message for result in results if result.outcome == SKIPPED)
+    if not reasons:
+        return []
+    total = sum(reasons.values())
+    lines = [f"skipped {total}, by reason (-v lists them):"]
+    lines.extend(f"  {count:>5}  {reason}" for reason, count in sorted(reasons.items(), key=lambda r: (-r[1], r[0])))
     return lines
 
 

@@ -5,14 +5,23 @@ from __future__ import annotations
 import importlib
 import multiprocessing
 import os
+import shlex
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from flip7_spec.conformance import FAIL
-from flip7_spec.conformance.cases import Case, fixture_cases, generated_cases, scoring_cases
+from flip7_spec.conformance.background import generated_in_background
+from flip7_spec.conformance.cases import (
+    Case,
+    default_rulesets,
+    fixture_cases,
+    generated_cases,
+    scoring_cases,
+    trace_file_cases,
+)
 from flip7_spec.conformance.runner import CaseResult, run_case
 from flip7_spec.conformance.shrink import shrink
 from flip7_spec.errors import Flip7Error
@@ -58,34 +67,70 @@ class EngineSpec:
 
 @dataclass
 class Corpus:
-    """What to run: scoring cases, fixtures, and generated games."""
+    """What to run: scoring cases, fixtures, saved traces, and generated games.
 
-    rulesets: Sequence[Ruleset]
+    ``rulesets`` None means the presets the engine declares in its handshake (see :meth:`for_engine`).
+    """
+
+    rulesets: Sequence[Ruleset] | None = None
     games: int = 20
     seed: str = "0"
     players: Sequence[int] = (3, 4, 5, 6)
     fixtures: Path | None = None
     scoring: bool = True
     levels: frozenset[str] = field(default_factory=lambda: frozenset({"scoring", "round", "game"}))
+    traces: Sequence[Path] = ()
+    fresh_hands: bool = False
+    background: bool = False
+    """Record the generated games in a helper process while the engine plays (one runner only)."""
+    _fixture_cases: list[Case] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def for_engine(self, hello: dict[str, Any]) -> Corpus:
+        """This corpus with its rulesets settled: when none were given, the presets the engine declares."""
+        if self.rulesets is not None:
+            return self
+        declared = hello.get("rulesets", [])
+        names = [str(n) for n in declared] if isinstance(declared, list) else []
+        return replace(self, rulesets=default_rulesets(names))
+
+    @property
+    def ruleset_list(self) -> Sequence[Ruleset]:
+        return self.rulesets if self.rulesets is not None else default_rulesets()
+
+    def fixture_list(self) -> list[Case]:
+        """The fixture cases (read once)."""
+        if self._fixture_cases is None:
+            found = fixture_cases(self.fixtures) if self.fixtures is not None and self.fixtures.is_dir() else []
+            self._fixture_cases = [case for case in found if case.level in self.levels]
+        return self._fixture_cases
+
+    def trace_list(self) -> list[Case]:
+        """The cases of the saved traces given with ``--trace`` (``trace:PATH``)."""
+        out: list[Case] = []
+        for path in self.traces:
+            out.extend(case for case in trace_file_cases(path, str(path), prefix="trace")
+                       if case.level in self.levels)
+        return out
 
     def cases(self) -> Iterator[Case]:
-        """Every case, scoring first, then fixtures, then generated games (lazily)."""
+        """Every case, scoring first, then saved traces, fixtures, then generated games (lazily)."""
         if self.scoring and "scoring" in self.levels:
-            for ruleset in self.rulesets:
-                yield from scoring_cases(ruleset)
-        if self.fixtures is not None and self.fixtures.is_dir():
-            for case in fixture_cases(self.fixtures):
+            for ruleset in self.ruleset_list:
+                yield from (scoring_cases(ruleset, fresh=True) if self.fresh_hands else scoring_cases(ruleset))
+        yield from self.trace_list()
+        yield from self.fixture_list()
+        rulesets = self.ruleset_list
+        if rulesets:
+            generate = generated_in_background if self.background else generated_cases
+            for case in generate(rulesets, self.players, self.games, self.seed):
                 if case.level in self.levels:
                     yield case
-        for case in generated_cases(self.rulesets, self.players, self.games, self.seed):
-            if case.level in self.levels:
-                yield case
 
     def size(self) -> int:
         """An estimate of the number of cases, for the progress bar."""
-        generated = self.games * len({"round", "game"} & self.levels)
-        fixtures = len(fixture_cases(self.fixtures)) if self.fixtures is not None and self.fixtures.is_dir() else 0
-        return generated + fixtures + (8 * len(self.rulesets) if self.scoring else 0)
+        generated = self.games * len({"round", "game"} & self.levels) if self.ruleset_list else 0
+        scoring = 14 * len(self.ruleset_list) if self.scoring and "scoring" in self.levels else 0
+        return generated + len(self.fixture_list()) + len(self.traces) + scoring
 
 
 def handshake(spec: EngineSpec) -> tuple[EngineAdapter, dict[str, Any]]:
@@ -104,6 +149,12 @@ def handshake(spec: EngineSpec) -> tuple[EngineAdapter, dict[str, Any]]:
     return engine, hello
 
 
+def rerun_command(spec: EngineSpec, path: Path) -> str:
+    """The command that runs the saved trace at ``path`` against the same engine again."""
+    engine = f"--engine {shlex.quote(spec.command)}" if spec.command is not None else f"--python {spec.python}"
+    return f"flip7-spec conform {engine} --trace {shlex.quote(str(path))}"
+
+
 @dataclass
 class Outcome:
     """One finished case, with the saved shrunk trace when it failed."""
@@ -112,7 +163,8 @@ class Outcome:
     decisions: int
 
 
-def _finish(engine: EngineAdapter, hello: dict[str, Any], case: Case, save: Path | None) -> Outcome:
+def _finish(engine: EngineAdapter, hello: dict[str, Any], case: Case, save: Path | None,
+            spec: EngineSpec | None = None) -> Outcome:
     results = run_case(engine, case, hello)
     for result in results:
         if result.outcome == FAIL and case.generated and save is not None:
@@ -121,6 +173,8 @@ def _finish(engine: EngineAdapter, hello: dict[str, Any], case: Case, save: Path
                 save.mkdir(parents=True, exist_ok=True)
                 name = case.id.replace("/", "_").replace(":", "_").replace("=", "-") + f"-{result.level}.json"
                 path = save / name
+                if spec is not None:
+                    small["header"].setdefault("provenance", {})["rerun"] = rerun_command(spec, path)
                 path.write_text(dumps_document(small), encoding="utf-8")
                 result.shrunk = str(path)
             except Exception as error:  # shrinking must never lose the failure itself
@@ -134,20 +188,24 @@ _worker: dict[str, Any] = {}
 
 def _worker_init(spec: EngineSpec, save: Path | None) -> None:
     engine, hello = handshake(spec)
-    _worker.update(engine=engine, hello=hello, save=save)
+    _worker.update(engine=engine, hello=hello, save=save, spec=spec)
 
 
 def _worker_run(case: Case) -> Outcome:
-    return _finish(_worker["engine"], _worker["hello"], case, _worker["save"])
+    return _finish(_worker["engine"], _worker["hello"], case, _worker["save"], _worker["spec"])
 
 
 def run(spec: EngineSpec, corpus: Corpus, workers: int = 1, save: Path | None = None,
-        on_outcome: Callable[[Outcome], None] | None = None) -> tuple[dict[str, Any], list[CaseResult], int]:
+        on_outcome: Callable[[Outcome], None] | None = None,
+        on_start: Callable[[dict[str, Any], Corpus], None] | None = None,
+        ) -> tuple[dict[str, Any], list[CaseResult], int]:
     """Run the corpus against the engine. Returns the handshake, every result, and the decisions made.
 
-    Results arrive through ``on_outcome`` as cases finish, so an interrupted run still has them.
+    After the handshake the corpus is settled for the engine (:meth:`Corpus.for_engine`) and handed to
+    ``on_start``. Results arrive through ``on_outcome`` as cases finish, so an interrupted run still has them.
     """
     engine, hello = handshake(spec)
+    corpus = replace(corpus.for_engine(hello), background=workers <= 1)
     results: list[CaseResult] = []
     decisions = 0
 
@@ -159,9 +217,11 @@ def run(spec: EngineSpec, corpus: Corpus, workers: int = 1, save: Path | None = 
             on_outcome(outcome)
 
     try:
+        if on_start is not None:
+            on_start(hello, corpus)
         if workers <= 1:
             for case in corpus.cases():
-                collect(_finish(engine, hello, case, save))
+                collect(_finish(engine, hello, case, save, spec))
         else:
             engine.close()
             context = multiprocessing.get_context("fork")

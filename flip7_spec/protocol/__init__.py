@@ -4,6 +4,13 @@
 - :mod:`.schema`: validating messages against the shipped JSON Schema
 - :mod:`.process`: an engine in a child process, spoken to over stdin/stdout with timeouts
 - :mod:`.server`: the line loop that puts any adapter (the reference by default) behind the protocol
+
+For Python engines (docs/protocol.md, "Engines that call their players back"):
+
+- :mod:`.bridge`: runs an engine's own loop on a worker thread, each ``decide(state)`` callback a pending decision
+- :mod:`.callback_adapter`: an adapter over the bridge: implement ``play``, ``observe``, ``hello``, ``score``
+- :mod:`.census`: ``in_play`` and pile sizes derived for an engine that does not track them
+- :mod:`.main`: ``serve_main(Adapter)``, the stdin/stdout main loop of an engine script
 """
 
 PROTOCOL_VERSION = 1

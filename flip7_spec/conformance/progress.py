@@ -1,0 +1,51 @@
+"""The progress bar of a conformance run (on stderr), and printing report lines without tearing it."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Never
+
+import click
+
+if TYPE_CHECKING:
+    from tqdm import tqdm
+
+
+class Progress:
+    """A bar counting finished cases against an estimate; a no-op when ``enabled`` is false (quiet runs,
+    output that is not a terminal)."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.bar: tqdm[Never] | None = None
+
+    def start(self, total: int) -> None:
+        """Show the bar for about ``total`` cases."""
+        if self.enabled:
+            from tqdm import tqdm  # imported only when shown: most runs in CI have no bar
+
+            self.bar = tqdm(total=total, file=sys.stderr, dynamic_ncols=True, mininterval=0, miniters=1,
+                            bar_format="conform: cases {n}/~{total} {bar} {elapsed}<{remaining}", leave=False)
+
+    def advance(self) -> None:
+        """One more case finished (the estimate grows when the count passes it)."""
+        if self.bar is not None:
+            total = self.bar.total
+            if total is not None and self.bar.n + 1 > total:
+                self.bar.total = self.bar.n + 1
+            self.bar.update(1)
+
+    def echo(self, line: str) -> None:
+        """Print a report line on stdout, clearing the bar first and drawing it again after."""
+        if self.bar is not None:
+            self.bar.clear()
+            click.echo(line)
+            self.bar.refresh()
+        else:
+            click.echo(line)
+
+    def close(self) -> None:
+        """Remove the bar."""
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
