@@ -59,7 +59,8 @@ class Option:
 
 
 def machine_options(deal: str, deal_order: str, tie: str, game_end: str, bonus: str, players: str,
-                    decks: str, reshuffle: str, reshuffle_emptied: str, round_limit: str) -> dict[str, Option]:
+                    decks: str, reshuffle: str, reshuffle_emptied: str, round_limit: str,
+                    no_deal: str | None = None) -> dict[str, Option]:
     """The options of the rules every game runs on the shared machine, under the clause ids of one game."""
     return {o.name: o for o in [
         Option("reshuffle_moment", str, ("when_needed", "when_emptied"), reshuffle,
@@ -68,7 +69,8 @@ def machine_options(deal: str, deal_order: str, tie: str, game_end: str, bonus: 
         Option("round_limit", int, None, round_limit,
                "end the game after this many rounds, won by whoever reached the target (0: no limit)"),
         Option("initial_deal", bool, None, deal,
-               "deal one face-up card to every player at the start of a round (false: seed 000's reading)"),
+               "deal one face-up card to every player at the start of a round (false: seed 000's reading)",
+               {False: no_deal} if no_deal else {}),
         Option("deal_start", str, ("left_of_dealer", "dealer"), deal_order,
                "where the deal and the Hit/Stay offers start"),
         Option("tie_at_target", str, ("play_another_round", "shared_win"), tie,

@@ -6,9 +6,10 @@ import json
 
 import click
 
-from flip7_spec.clauses import clauses_for
+from flip7_spec.clauses import CLAUSES, clauses_for
 from flip7_spec.cli.common import ruleset_option
-from flip7_spec.rulesets import Ruleset
+from flip7_spec.registry import definition_of
+from flip7_spec.rulesets import Ruleset, preset
 
 
 @click.command("rules")
@@ -20,6 +21,7 @@ def command(ruleset: Ruleset, as_json: bool, show_options: bool) -> None:
 
     Confidence is H (official text), M (official source through a paraphrase or relayed ruling) or
     L (inference or a reasoned guess); [option] names the ruleset option that selects between readings.
+    With --options, each option follows with its allowed values and the clause of each reading.
     """
     clauses = clauses_for(ruleset.game)
     if as_json:
@@ -39,7 +41,33 @@ def command(ruleset: Ruleset, as_json: bool, show_options: bool) -> None:
         click.echo(f"{c.id} ({c.confidence}) {c.statement}{option}")
         click.echo(f"    source: {c.source}; RULES.md {c.where}")
     if show_options:
-        click.echo("# options")
-        for name, value in ruleset.options().items():
-            spec = ruleset.OPTIONS.get(name)
-            click.echo(f"{name} = {json.dumps(value)}" + (f"    # {spec.help}" if spec else ""))
+        click.echo("# options (value in this ruleset; allowed values, each with the clause of its reading)")
+        for line in option_lines(ruleset):
+            click.echo(line)
+
+
+def option_lines(ruleset: Ruleset) -> list[str]:
+    """Each option of ``ruleset``: its value here and its help, then one line per allowed value with the
+    clause that states that reading (``*`` marks the ruleset's value; whole-number options say so)."""
+    official = preset(definition_of(ruleset).presets[0][0])
+    lines: list[str] = []
+    for name, option in ruleset.OPTIONS.items():
+        value = getattr(ruleset, name)
+        default = getattr(official, name)
+        lines.append(f"{name} = {json.dumps(value)}    # {option.help} (official: {json.dumps(default)})")
+        values = option.values()
+        if values is None:
+            clause = CLAUSES.get(option.clause)
+            lines.append(f"    any whole number >= 0: {option.clause} {clause.statement if clause else ''}".rstrip())
+            continue
+        for allowed in values:
+            mark = "*" if allowed == value and type(allowed) is type(value) else " "
+            clause_id = option.clause_of(allowed)
+            if clause_id == option.clause and not (allowed == default and type(allowed) is type(default)):
+                # a reading without a clause of its own: the option's clause states the official one
+                lines.append(f"  {mark} {json.dumps(allowed)}: the other reading of {clause_id} ({option.help})")
+                continue
+            clause = CLAUSES.get(clause_id)
+            statement = clause.statement if clause else ""
+            lines.append(f"  {mark} {json.dumps(allowed)}: {clause_id} {statement}".rstrip())
+    return lines

@@ -12,7 +12,7 @@ import signal
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from flip7_spec.conformance.cases import Case, GameJob, game_jobs, generated_game, job_cases
+from flip7_spec.conformance.cases import Case, GameJob, Variants, game_jobs, generated_game, job_cases
 from flip7_spec.rulesets import Ruleset
 
 AHEAD = 4
@@ -29,10 +29,10 @@ def _record(job: GameJob) -> dict[str, Any]:
 
 
 def generated_in_background(rulesets: Sequence[Ruleset], players: Sequence[int], games: int,
-                            seed: str | int) -> Iterator[Case]:
+                            seed: str | int, variants: Variants | None = None) -> Iterator[Case]:
     """The cases :func:`~flip7_spec.conformance.cases.generated_cases` gives, in the same order, recorded by
     a helper process. The helper is stopped when the iterator finishes, is closed, or fails."""
-    jobs = game_jobs(rulesets, players, games, seed)
+    jobs = game_jobs(rulesets, players, games, seed, variants)
     if len(jobs) < 2:  # not worth a process
         for job in jobs:
             yield from job_cases(job, _record(job))

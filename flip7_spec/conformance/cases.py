@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import json
+import random
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from flip7_spec.cards import cards
 from flip7_spec.conformance.scoring_hands import hands_for
+from flip7_spec.errors import Flip7Error
 from flip7_spec.play import round_score
 from flip7_spec.policies import random_policy, threshold_policy
 from flip7_spec.registry import definition_of
@@ -122,9 +125,16 @@ class GameJob:
     index: int
 
 
-def game_jobs(rulesets: Sequence[Ruleset], players: Sequence[int], games: int, seed: str | int) -> list[GameJob]:
+Variants = Mapping[str, Any]
+"""Option values an engine declares (its handshake's ``options``): generated games play a mix of them."""
+
+
+def game_jobs(rulesets: Sequence[Ruleset], players: Sequence[int], games: int, seed: str | int,
+              variants: Variants | None = None) -> list[GameJob]:
     """The ``games`` generated games of a run, cycling through ``rulesets`` and then ``players`` (each count
-    brought within the ruleset's limits)."""
+    brought within the ruleset's limits). With ``variants``, each game also plays, for every declared option
+    of its game with several values, the ruleset's own value or (as the seed decides, one game in two) one
+    of the declared values."""
     jobs = []
     for index in range(games):
         ruleset = rulesets[index % len(rulesets)]
@@ -132,22 +142,49 @@ def game_jobs(rulesets: Sequence[Ruleset], players: Sequence[int], games: int, s
         count = max(count, max(ruleset.min_players, 1))
         if ruleset.max_players:
             count = min(count, ruleset.max_players)
+        if variants:
+            ruleset = _varied(ruleset, variants, random.Random(f"{seed}:{index}:options"))
         jobs.append(GameJob(ruleset, count, seed, index))
     return jobs
 
 
+def _varied(ruleset: Ruleset, variants: Variants, rng: random.Random) -> Ruleset:
+    changes: dict[str, Any] = {}
+    for name in sorted(ruleset.OPTIONS):
+        declared = variants.get(name)
+        if not isinstance(declared, list) or len(declared) < 2 or rng.random() < 0.5:
+            continue
+        changes[name] = rng.choice(declared)
+    try:
+        return ruleset.with_options(**changes) if changes else ruleset
+    except Flip7Error:
+        return ruleset  # a declared combination the ruleset refuses: play it as it is
+
+
 def job_cases(job: GameJob, trace: dict[str, Any]) -> list[Case]:
-    """The two cases of a recorded game: its first round and the whole game."""
-    name = f"{job.ruleset.name}/seed={job.seed}/game={job.index}/players={job.players}"
+    """The two cases of a recorded game: its first round and the whole game (named with the options it
+    changes from its preset, if any)."""
+    base = _preset_of(job.ruleset)
+    changed = [f"{k}={json.dumps(v)}" for k, v in job.ruleset.options().items()
+               if base is not None and getattr(base, k) != v]
+    label = f"+{','.join(changed)}" if changed else ""
+    name = f"{job.ruleset.name}{label}/seed={job.seed}/game={job.index}/players={job.players}"
     return [Case(f"round:{name}", "round", job.ruleset, trace=trace, generated=True),
             Case(f"game:{name}", "game", job.ruleset, trace=trace, generated=True)]
 
 
-def generated_cases(rulesets: Sequence[Ruleset], players: Sequence[int], games: int, seed: str | int
-                    ) -> Iterator[Case]:
+def _preset_of(ruleset: Ruleset) -> Ruleset | None:
+    try:
+        return preset(ruleset.name)
+    except Flip7Error:
+        return None
+
+
+def generated_cases(rulesets: Sequence[Ruleset], players: Sequence[int], games: int, seed: str | int,
+                    variants: Variants | None = None) -> Iterator[Case]:
     """``games`` generated games, cycling through ``rulesets`` and ``players``: each gives a round case
     (its first round) and a game case (the whole game). Generated lazily, one game at a time."""
-    for job in game_jobs(rulesets, players, games, seed):
+    for job in game_jobs(rulesets, players, games, seed, variants):
         yield from job_cases(job, generated_game(job.ruleset, job.players, job.seed, job.index))
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from flip7_spec.conformance import ERRORED, FAIL, PASS, SKIPPED
 from flip7_spec.conformance.cases import Case
+from flip7_spec.conformance.diagnosis import Diagnosis, diagnose
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure, Skipped
 from flip7_spec.protocol.process import ProcessEngine
 from flip7_spec.protocol.schema import message_errors
@@ -48,7 +49,11 @@ class CaseResult:
 
 
 def support_problem(hello: dict[str, Any], case: Case) -> str | None:
-    """Why ``hello`` says the engine cannot run ``case`` (None when it can)."""
+    """Why ``hello`` says the engine cannot run ``case`` (None when it can).
+
+    A declared option runs exactly the values declared (``[]`` runs none, not even the default); an option the
+    engine does not declare runs only the value of the preset its ruleset starts from.
+    """
     if case.level not in hello.get("levels", []):
         return f"the engine does not support the {case.level} level"
     ruleset = case.ruleset
@@ -58,16 +63,24 @@ def support_problem(hello: dict[str, Any], case: Case) -> str | None:
         base = reference
     elif ruleset.base in supported:
         base = preset(ruleset.base)
-        if ruleset.deck != base.deck and not hello.get("decks", False):
-            return f"the engine does not take custom decks (ruleset {ruleset.name})"
     else:
         return f"the engine does not implement the {ruleset.name} ruleset"
     options = hello.get("options", {})
     for name, value in ruleset.options().items():
-        allowed = options.get(name, [])
-        if value != getattr(base, name) and allowed != "any" and value not in allowed:
+        declared = options.get(name)
+        if declared is None:
+            if not _same_value(value, getattr(base, name)):
+                return f"the engine does not declare {name} (only {base.name}'s {json.dumps(getattr(base, name))} runs)"
+        elif declared != "any" and not any(_same_value(value, v) for v in declared):
             return f"the engine does not implement {name}={json.dumps(value)}"
+    if dict(ruleset.deck) != dict(base.deck) and not hello.get("decks", False):
+        return f"the engine does not take custom decks (ruleset {ruleset.name})"
     return None
+
+
+def _same_value(a: Any, b: Any) -> bool:
+    """Equal as JSON values of the same type (``true`` is not ``1``)."""
+    return type(a) is type(b) and a == b
 
 
 def _preset_or_none(name: str) -> Ruleset | None:
@@ -177,7 +190,16 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool) -> list[CaseResult
                 at = "the start" if step_index is None else f"step {step_index}"
                 raise EngineFailure(f"observation breaks the protocol at {at}: {problems[0]}",
                                     raw=json.dumps(observed)[:2000])
-            return [_failure(case, case.level, trace, step, step_index, prefix, difference, expected, position)]
+            failure = _failure(case, case.level, trace, step, step_index, prefix, difference, expected, position)
+
+            def project(at: int, observation: Any) -> Any:
+                if round_end is not None and at - 1 == round_end:
+                    observation = totals_only(observation)
+                return strip_options(observation)
+
+            _explain(failure, diagnose(case.ruleset, header, reshuffles, [d["choice"] for d in decisions],
+                                       found_all, position, project))
+            return [failure]
     if stopped is not None:
         if legal_problem is None:
             raise stopped
@@ -204,6 +226,19 @@ def _failure(case: Case, level: str, trace: dict[str, Any], step: int | None, st
     return CaseResult(case.id, level, FAIL, "observation differs", step=step_index, where=where,
                       expected=difference.expected, found=difference.found, clause=clause, decision=decision,
                       label=case.label, decisions=position)
+
+
+def _explain(failure: CaseResult, diagnosis: Diagnosis | None) -> None:
+    """Name the reading that explains ``failure`` (its clause replaces the blamed one), or mark the blamed
+    clause as a guess when no known reading reproduces the engine."""
+    if diagnosis is None:
+        failure.extra["blame"] = "guess"
+        failure.message += " (no known reading reproduces the engine; the clause is a guess)"
+        return
+    failure.extra["diagnosis"] = diagnosis.to_json()
+    failure.extra["blame"] = "diagnosed"
+    failure.clause = diagnosis.clause
+    failure.message += f"; {diagnosis.describe()}"
 
 
 def run_case(engine: EngineAdapter, case: Case, hello: dict[str, Any]) -> list[CaseResult]:

@@ -7,7 +7,7 @@ import multiprocessing
 import os
 import shlex
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,7 @@ from flip7_spec.conformance.cases import (
     scoring_cases,
     trace_file_cases,
 )
+from flip7_spec.conformance.declarations import DeclarationError, check_declarations
 from flip7_spec.conformance.runner import CaseResult, run_case
 from flip7_spec.conformance.shrink import shrink
 from flip7_spec.errors import Flip7Error
@@ -83,15 +84,19 @@ class Corpus:
     fresh_hands: bool = False
     background: bool = False
     """Record the generated games in a helper process while the engine plays (one runner only)."""
+    variants: Mapping[str, Any] | None = None
+    """The option values the engine declares; generated games play a mix of them (see :meth:`for_engine`)."""
     _fixture_cases: list[Case] | None = field(default=None, init=False, repr=False, compare=False)
 
     def for_engine(self, hello: dict[str, Any]) -> Corpus:
-        """This corpus with its rulesets settled: when none were given, the presets the engine declares."""
+        """This corpus with its rulesets settled (when none were given, the presets the engine declares) and the
+        option values the engine declares, which generated games play."""
+        variants = hello.get("options", {}) if self.variants is None else self.variants
         if self.rulesets is not None:
-            return self
+            return replace(self, variants=variants)
         declared = hello.get("rulesets", [])
         names = [str(n) for n in declared] if isinstance(declared, list) else []
-        return replace(self, rulesets=default_rulesets(names))
+        return replace(self, rulesets=default_rulesets(names), variants=variants)
 
     @property
     def ruleset_list(self) -> Sequence[Ruleset]:
@@ -122,7 +127,7 @@ class Corpus:
         rulesets = self.ruleset_list
         if rulesets:
             generate = generated_in_background if self.background else generated_cases
-            for case in generate(rulesets, self.players, self.games, self.seed):
+            for case in generate(rulesets, self.players, self.games, self.seed, self.variants):
                 if case.level in self.levels:
                     yield case
 
@@ -146,6 +151,11 @@ def handshake(spec: EngineSpec) -> tuple[EngineAdapter, dict[str, Any]]:
     except Exception as error:
         engine.close()
         raise EngineUnusable(f"engine {spec.name!r} failed the handshake: {type(error).__name__}: {error}") from None
+    try:
+        check_declarations(hello)
+    except DeclarationError as error:
+        engine.close()
+        raise EngineUnusable(f"engine {spec.name!r}: {error}") from None
     return engine, hello
 
 

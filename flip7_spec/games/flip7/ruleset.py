@@ -32,7 +32,8 @@ FLIP7_DECK: Final[tuple[tuple[str, int], ...]] = (
 FLIP7_OPTIONS: Final[Mapping[str, Option]] = {
     **machine_options(deal="F7-DEAL", deal_order="F7-DEAL-ORDER", tie="F7-TIE", game_end="F7-GAME-END",
                       bonus="F7-FLIP7-BONUS", players="F7-PLAYERS", decks="F7-TWO-DECKS", reshuffle="F7-RESHUFFLE",
-                      reshuffle_emptied="F7-RESHUFFLE-EMPTIED", round_limit="F7-CHALLENGE"),
+                      reshuffle_emptied="F7-RESHUFFLE-EMPTIED", round_limit="F7-CHALLENGE",
+                      no_deal="F7-NO-DEAL-VARIANT"),
     "second_chance_ends_turn": Option(
         "second_chance_ends_turn", bool, None, "F7-CHANCE-ENDS-TURN",
         "using a Second Chance on a Hit ends the turn (false: a replacement card is dealt at once; never for a "

@@ -1,0 +1,95 @@
+"""Diagnosis by counterfactual: which declared reading of the rules the engine behaves as if it played.
+
+At a divergence, the reference is run again on the same deck, dealer, reshuffle orders and decisions under
+each alternative value of each option of the ruleset's game; a reading that reproduces every observation the
+engine gave, up to and including the divergent one, explains the divergence. Nothing here matches symptoms:
+a reading is named only when the reference, playing it, does exactly what the engine did.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from flip7_spec.cards import cards
+from flip7_spec.clauses import CLAUSES
+from flip7_spec.errors import Flip7Error
+from flip7_spec.play import new_game
+from flip7_spec.rulesets import Ruleset
+
+Projection = Callable[[int, Any], Any]
+"""What of an observation a case compares at a position (the runner leaves out what a level does not check)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnosis:
+    """A reading the engine's behaviour matches: the option value, its clause, that clause's confidence."""
+
+    option: str
+    value: Any
+    clause: str
+    confidence: str
+
+    @property
+    def reading(self) -> str:
+        return f"{self.option}={json.dumps(self.value)}"
+
+    def describe(self) -> str:
+        """One line for people: the engine behaves as if <reading> [clause, confidence]."""
+        return f"the engine behaves as if {self.reading} [{self.clause}, {self.confidence}]"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"option": self.option, "value": self.value, "reading": self.reading, "clause": self.clause,
+                "confidence": self.confidence, "text": self.describe()}
+
+
+def alternatives(ruleset: Ruleset) -> Iterator[tuple[str, Any, Ruleset]]:
+    """Every other allowed value of every option of ``ruleset``'s game with a finite set of values, with the
+    ruleset that reads it (values the ruleset refuses in combination are left out)."""
+    for name, option in ruleset.OPTIONS.items():
+        values = option.values()
+        if values is None:
+            continue
+        current = getattr(ruleset, name)
+        for value in values:
+            if type(value) is type(current) and value == current:
+                continue
+            try:
+                yield name, value, ruleset.with_options(**{name: value})
+            except Flip7Error:
+                continue
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def reproduces(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Sequence[str]],
+               decisions: Sequence[Any], found: Sequence[Any], upto: int, project: Projection) -> bool:
+    """Whether the reference under ``ruleset``, given the trace's setup and decisions, shows the engine's
+    observations ``found[0..upto]`` (after projection) exactly."""
+    try:
+        game, _ = new_game(ruleset, header["players"], list(header["deck"]), dealer=header["dealer"],
+                           reshuffles=[cards(list(order)) for order in reshuffles], record=False)
+        for position in range(upto + 1):
+            if position > 0:
+                game.apply(decisions[position - 1])
+            if _canonical(project(position, game.observation())) != _canonical(project(position, found[position])):
+                return False
+    except (Flip7Error, IndexError, KeyError, TypeError):
+        return False  # the decisions or the reshuffle orders do not fit this reading
+    return True
+
+
+def diagnose(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Sequence[str]],
+             decisions: Sequence[Any], found: Sequence[Any], upto: int, project: Projection) -> Diagnosis | None:
+    """The first alternative reading (option by option, in the game's order) under which the reference
+    reproduces the engine's observations through position ``upto``; None when no known reading does."""
+    for name, value, alternative in alternatives(ruleset):
+        if reproduces(alternative, header, reshuffles, decisions, found, upto, project):
+            clause_id = ruleset.OPTIONS[name].clause_of(value)
+            clause = CLAUSES.get(clause_id)
+            return Diagnosis(name, value, clause_id, clause.confidence if clause else "?")
+    return None
