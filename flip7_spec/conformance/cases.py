@@ -132,9 +132,9 @@ Variants = Mapping[str, Any]
 def game_jobs(rulesets: Sequence[Ruleset], players: Sequence[int], games: int, seed: str | int,
               variants: Variants | None = None) -> list[GameJob]:
     """The ``games`` generated games of a run, cycling through ``rulesets`` and then ``players`` (each count
-    brought within the ruleset's limits). With ``variants``, each game also plays, for every declared option
-    of its game with several values, the ruleset's own value or (as the seed decides, one game in two) one
-    of the declared values."""
+    brought within the ruleset's limits). With ``variants``, each game also plays, for every option of its game
+    declared with a list of values, the ruleset's own value when it is declared (in about half the games, as
+    the seed decides) or one of the declared values."""
     jobs = []
     for index in range(games):
         ruleset = rulesets[index % len(rulesets)]
@@ -152,8 +152,11 @@ def _varied(ruleset: Ruleset, variants: Variants, rng: random.Random) -> Ruleset
     changes: dict[str, Any] = {}
     for name in sorted(ruleset.OPTIONS):
         declared = variants.get(name)
-        if not isinstance(declared, list) or len(declared) < 2 or rng.random() < 0.5:
+        if not isinstance(declared, list) or not declared:
             continue
+        own = getattr(ruleset, name)
+        if any(type(v) is type(own) and v == own for v in declared) and (len(declared) < 2 or rng.random() < 0.5):
+            continue  # the ruleset's own value, declared: kept in about half the games
         changes[name] = rng.choice(declared)
     try:
         return ruleset.with_options(**changes) if changes else ruleset

@@ -1,0 +1,169 @@
+"""The handshake means exactly what it says: declared option values are the values run, unknown options and
+values are refused, skip reasons are the real ones, and generated games play the declared values; and a
+failure is explained by the reading under which the reference reproduces the engine."""
+
+from __future__ import annotations
+
+import dataclasses
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+
+from flip7_spec import preset
+from flip7_spec.cards import cards
+from flip7_spec.conformance.cases import Case, game_jobs
+from flip7_spec.conformance.declarations import DeclarationError, check_declarations
+from flip7_spec.conformance.runner import support_problem
+from flip7_spec.conformance.session import Corpus, EngineSpec, run
+from flip7_spec.play import new_game
+from flip7_spec.protocol.adapter import ReferenceAdapter, reference_hello
+from flip7_spec.rulesets import ruleset_from_json
+
+FLIP7 = preset("flip7")
+
+
+def hello_with(**options: Any) -> dict[str, Any]:
+    hello = reference_hello()
+    hello["options"] = {**hello["options"], **options}
+    return hello
+
+
+def case_of(ruleset: Any) -> Case:
+    return Case("game:x", "game", ruleset)
+
+
+@pytest.mark.clause("F7-TIE")
+def test_an_empty_declaration_runs_not_even_the_default() -> None:
+    hello = hello_with(tie_at_target=[])
+    assert support_problem(hello, case_of(FLIP7)) == 'the engine does not implement tie_at_target="play_another_round"'
+
+
+@pytest.mark.clause("F7-TIE")
+def test_a_declaration_without_the_default_skips_the_default_cases() -> None:
+    hello = hello_with(tie_at_target=["shared_win"])
+    assert support_problem(hello, case_of(FLIP7)) is not None
+    assert support_problem(hello, case_of(FLIP7.with_options(tie_at_target="shared_win"))) is None
+
+
+@pytest.mark.clause("F7-TIE")
+def test_an_undeclared_option_runs_only_the_presets_value() -> None:
+    hello = reference_hello()
+    del hello["options"]["tie_at_target"]
+    assert support_problem(hello, case_of(FLIP7)) is None
+    problem = support_problem(hello, case_of(FLIP7.with_options(tie_at_target="shared_win")))
+    assert problem is not None and "tie_at_target" in problem
+
+
+def test_declared_values_are_compared_as_json_values() -> None:
+    hello = hello_with(initial_deal=[1])  # 1 is not true
+    with pytest.raises(DeclarationError, match="initial_deal"):
+        check_declarations(hello)
+
+
+@pytest.mark.parametrize("options, fragment", [
+    ({"tie_at_targte": ["shared_win"]}, "hello.options.tie_at_targte: unknown option; options are"),
+    ({"tie_at_target": ["shared_wins"]}, 'hello.options.tie_at_target: "shared_wins" is not a value of '
+                                         'tie_at_target; allowed: "play_another_round", "shared_win"'),
+    ({"target_score": [-5]}, "hello.options.target_score: -5 is not a value of target_score"),
+    ({"tie_at_target": "shared_win"}, "expected a list of values or 'any'"),
+])
+def test_unknown_options_and_values_are_refused_naming_what_is_allowed(options: dict[str, Any],
+                                                                       fragment: str) -> None:
+    with pytest.raises(DeclarationError) as error:
+        check_declarations(hello_with(**options))
+    assert fragment in str(error.value)
+
+
+def test_the_reference_declares_only_what_it_knows() -> None:
+    check_declarations(reference_hello())
+
+
+def test_conform_refuses_a_bad_declaration_with_one_line_and_exit_2(tmp_path: Path) -> None:
+    engine = tmp_path / "typo_engine.py"
+    engine.write_text(
+        "from flip7_spec.protocol.adapter import ReferenceAdapter\n"
+        "class Engine(ReferenceAdapter):\n"
+        "    def hello(self):\n"
+        "        hello = super().hello()\n"
+        "        hello['options']['tie_at_targte'] = ['shared_win']\n"
+        "        return hello\n", encoding="utf-8")
+    script = Path(sys.executable).with_name("flip7-spec")
+    completed = subprocess.run([str(script), "conform", "--python", "typo_engine:Engine", "--games", "1"],
+                               cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert completed.returncode == 2, completed.stderr
+    lines = [line for line in completed.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "tie_at_targte: unknown option" in lines[0], completed.stderr
+
+
+@pytest.mark.clause("F7-DECK")
+def test_a_standard_deck_read_back_in_another_key_order_is_not_custom() -> None:
+    data = FLIP7.to_json()
+    data["deck"] = dict(reversed(list(data["deck"].items())))
+    data["options"]["initial_deal"] = False
+    ruleset = ruleset_from_json(data)
+    hello = reference_hello()
+    del hello["options"]["initial_deal"]
+    hello["decks"] = False
+    problem = support_problem(hello, case_of(ruleset))
+    assert problem is not None and "initial_deal" in problem and "deck" not in problem
+
+
+def test_generated_games_play_every_declared_value_deterministically() -> None:
+    declared = {"tie_at_target": ["play_another_round", "shared_win"],
+                "set_aside_resolution": ["assign_all_first", "resolve_each"]}
+    jobs = game_jobs([FLIP7], [3], 40, "s", declared)
+    seen = {(name, getattr(job.ruleset, name)) for job in jobs for name in declared}
+    assert seen == {(n, v) for n, values in declared.items() for v in values}
+    again = game_jobs([FLIP7], [3], 40, "s", declared)
+    assert [j.ruleset for j in jobs] == [j.ruleset for j in again]
+    assert all(job.ruleset == FLIP7 for job in game_jobs([FLIP7], [3], 10, "s", None))
+
+
+class _Reading(ReferenceAdapter):
+    """The reference playing one reading whatever the ruleset says, declaring it or not."""
+
+    forced: ClassVar[dict[str, Any]] = {}
+    declare = False
+
+    def hello(self) -> dict[str, Any]:
+        hello = super().hello()
+        if self.declare:
+            for name, value in self.forced.items():
+                hello["options"][name] = [value]
+        return hello
+
+    def make_game(self, ruleset: dict[str, Any], players: int, dealer: int, deck: Any, reshuffles: Any) -> Any:
+        rules = dataclasses.replace(ruleset_from_json(ruleset), **self.forced)
+        game, _ = new_game(rules, players, list(deck), dealer=dealer,
+                           reshuffles=[cards(list(o)) for o in reshuffles], record=False)
+        return game
+
+
+class DealsAnyway(_Reading):
+    forced: ClassVar[dict[str, Any]] = {"deal_after_flip3_cards": "deal_anyway"}
+
+
+class DealsAnywayDeclared(DealsAnyway):
+    declare = True
+
+
+@pytest.mark.clause("F7-DEAL-ANYWAY", "F7-DEAL-STAY-INSTEAD")
+def test_an_engine_with_a_reading_fails_with_its_clause_unless_it_declares_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "reading_engines", sys.modules[__name__])
+    corpus = Corpus(rulesets=[FLIP7], games=0, fixtures=Path(__file__).resolve().parent.parent / "fixtures",
+                    scoring=False)
+    _, results, _ = run(EngineSpec(python="reading_engines:DealsAnyway"), corpus)
+    failed = [r for r in results if r.outcome == "fail"]
+    assert failed, "the fixtures show the deal turn of a player who holds Flip Three cards"
+    assert {r.clause for r in failed} == {"F7-DEAL-ANYWAY"}
+    assert all(r.extra["diagnosis"]["reading"] == 'deal_after_flip3_cards="deal_anyway"' for r in failed)
+    _, declared, _ = run(EngineSpec(python="reading_engines:DealsAnywayDeclared"), replace(corpus, games=8))
+    assert not [r for r in declared if r.outcome == "fail"]
+    # the generated games play the declared reading, the fixtures of the official one are skipped
+    assert {r.outcome for r in declared if r.case_id.startswith("game:")} == {"pass"}
+    assert {r.outcome for r in declared if r.case_id.startswith("fixture:flip7/deal-flip3-undealt")} == {"skipped"}
