@@ -19,6 +19,7 @@ opponent.
 
 from __future__ import annotations
 
+import difflib
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -148,11 +149,13 @@ def make_policy(spec: str, threshold: int = 20) -> Policy:
         if not colon:
             raise PolicyError(f"policy {spec!r}: give {name}:{built_in.parameter}, for example {name}:20")
         return built_in.build(_whole_number(spec, argument))
-    if colon:
+    if colon and argument.rpartition(":")[2].isidentifier():
         from flip7_spec.user_policy import load_user_policy
 
         return load_user_policy(spec)
-    raise PolicyError(f"unknown policy {spec!r}; use one of {', '.join(_spec_forms())} or MODULE:CALLABLE")
+    close = difflib.get_close_matches(name, BUILT_INS, n=1)
+    hint = f"did you mean {close[0]}{colon}{argument}? " if close else ""
+    raise PolicyError(f"unknown policy {spec!r}; {hint}policies are {', '.join(_spec_forms())} or MODULE:CALLABLE")
 
 
 def seat_policies(specs: Sequence[str], players: int, threshold: int = 20) -> Policy:
