@@ -67,7 +67,9 @@ def plot_sweep(rows: Sequence[dict[str, Any]], parameter: str, path: Path, title
     best = max(rows, key=lambda row: row["points_per_round"]["mean"])
     axes.set_title(f"{title}\nbest mean: {best['points_per_round']['mean']:g} points at {parameter} {best['value']}",
                    fontsize="medium")
-    figure.legend(loc="lower right", fontsize="small")
+    lines = axes.get_legend_handles_labels()
+    more = busts.get_legend_handles_labels()
+    axes.legend(lines[0] + more[0], lines[1] + more[1], loc="lower center", fontsize="small")
     _save(figure, plt, path)
 
 

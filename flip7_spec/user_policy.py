@@ -39,7 +39,7 @@ def load_user_policy(spec: str) -> Policy:
     engine sees an ordinary :data:`~flip7_spec.policies.Policy`. Raises :class:`PolicyError` when the module
     cannot be imported or has no such callable."""
     target, _, name = spec.rpartition(":")
-    drive_free = target[2:] if target[1:3] in (":\\", ":/") else target  # C:\\bots\\mine.py on Windows
+    drive_free = target[2:] if target[1:3] in (":\\", ":/") else target  # a Windows path: C:\\bots\\mine.py
     if not target or not name.isidentifier() or ":" in drive_free:
         raise PolicyError(f"policy {spec!r}: expected MODULE:CALLABLE or path/to/file.py:CALLABLE")
     module = _import(spec, target)
