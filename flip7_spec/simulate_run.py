@@ -1,4 +1,10 @@
-"""A simulation run split across worker processes, with a progress bar and optional trace output."""
+"""A simulation run split across worker processes, with a progress bar and optional trace output.
+
+A run plays either whole games or one-round experiments (``one_round``): each experiment is a game of
+exactly one round on its own freshly shuffled deck (see :func:`one_round_ruleset`), so every round is
+independent of the others. Either way every round that ends feeds the per-round statistics
+(:class:`~flip7_spec.round_stats.RoundStats`).
+"""
 
 from __future__ import annotations
 
@@ -7,98 +13,165 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-
-import click
+from typing import TYPE_CHECKING, Never
 
 from flip7_spec.errors import Flip7Error
-from flip7_spec.policies import make_policy
+from flip7_spec.machine import Game
+from flip7_spec.policies import Policy
+from flip7_spec.policy_specs import seat_policies
+from flip7_spec.round_stats import RoundStats
 from flip7_spec.rulesets import Ruleset
 from flip7_spec.simulate import PlayedGame, Stats, play_games
+
+if TYPE_CHECKING:
+    from tqdm import tqdm
 
 CHUNK = 200  # games per unit of work: small enough for a smooth progress bar, big enough to amortise IPC
 
 
+def one_round_ruleset(ruleset: Ruleset) -> Ruleset:
+    """``ruleset`` with a game that ends after its first round: a target of 0 points, reached by every
+    total, and a shared win for a tie (so a tie at the top plays no further round)."""
+    return ruleset.with_options(target_score=0, tie_at_target="shared_win")
+
+
 @dataclass(frozen=True)
 class SimulationRun:
-    """What to play and where to write it."""
+    """What to play and where to write it.
+
+    ``games`` is how many games are played, or with ``one_round`` how many one-round experiments.
+    ``policies`` are policy specs (one for every seat, or one per seat); when empty, ``strategy`` and
+    ``threshold`` name the policy as the ``--strategy`` option did.
+    """
 
     ruleset: Ruleset
     players: int
     games: int
     seed: str
-    strategy: str
+    strategy: str = "threshold"
     threshold: int = 20
     out: Path | None = None
     observations: bool = True
     workers: int = 1
+    policies: tuple[str, ...] = ()
+    one_round: bool = False
+
+    @property
+    def policy_specs(self) -> tuple[str, ...]:
+        """The policy specs this run plays, one for every seat or one per seat."""
+        if self.policies:
+            return self.policies
+        return (f"threshold:{self.threshold}",) if self.strategy == "threshold" else (self.strategy,)
+
+    def played_ruleset(self) -> Ruleset:
+        """The ruleset the games are played under (one-round experiments end after their first round)."""
+        return one_round_ruleset(self.ruleset) if self.one_round else self.ruleset
+
+    def policy(self) -> Policy:
+        return seat_policies(self.policy_specs, self.players, self.threshold)
 
 
-def _play_chunk(run: SimulationRun, start: int, stop: int) -> tuple[Stats, list[str]]:
+class _RoundRecordingStats(Stats):
+    """Game statistics that also hand every round that ends to a :class:`RoundStats`."""
+
+    def __init__(self, players: int, per_round: RoundStats, first_round_only: bool) -> None:
+        super().__init__(players)
+        self.per_round = per_round
+        self.first_round_only = first_round_only
+
+    def add_round(self, game: Game) -> None:
+        if self.first_round_only and game.round > 1:
+            return  # a one-round game that went on (every total below 0, Brutal Mode): only round 1 counts
+        Stats.add_round(self, game)
+        self.per_round.add_round(game)
+
+
+@dataclass(frozen=True)
+class ChunkResult:
+    """What a worker sends back: game and round statistics, and the trace lines when recording."""
+
+    games: Stats
+    rounds: RoundStats
+    lines: list[str]
+
+
+def _play_chunk(run: SimulationRun, start: int, stop: int) -> ChunkResult:
     """Play games [start, stop); return their statistics and, when recording, their trace lines."""
-    stats = Stats(run.players)
-    policy = make_policy(run.strategy, run.threshold)
+    per_round = RoundStats(run.players)
+    stats = _RoundRecordingStats(run.players, per_round, run.one_round)
+    policy = run.policy()
     record = run.out is not None
     lines: list[str] = []
-    for played in play_games(run.ruleset, run.players, policy, run.seed, range(start, stop), record=record,
-                             observe=record and run.observations, stats=stats):
+    for played in play_games(run.played_ruleset(), run.players, policy, run.seed, range(start, stop),
+                             record=record, observe=record and run.observations, stats=stats):
         if record:
             lines.append(_trace_line(played, run))
-    return stats, lines
+    games = Stats(run.players)
+    games.merge(stats)
+    return ChunkResult(games, per_round, lines)
 
 
 def _trace_line(played: PlayedGame, run: SimulationRun) -> str:
     from flip7_spec.trace.canonical import dumps_line
     from flip7_spec.trace.record import played_to_trace
 
-    return dumps_line(played_to_trace(played, generator=f"flip7-spec simulate --strategy {run.strategy}"))
+    policies = " ".join(f"--policy {spec}" for spec in run.policy_specs)
+    mode = " --rounds --fresh-deck" if run.one_round else ""
+    return dumps_line(played_to_trace(played, generator=f"flip7-spec simulate {policies}{mode}"))
 
 
 def _chunks(run: SimulationRun) -> list[tuple[int, int]]:
     return [(start, min(start + CHUNK, run.games)) for start in range(0, run.games, CHUNK)]
 
 
-def _results(run: SimulationRun) -> Iterator[tuple[int, Stats, list[str]]]:
+def _results(run: SimulationRun) -> Iterator[tuple[int, ChunkResult]]:
     chunks = _chunks(run)
     if run.workers == 1 or len(chunks) == 1:
         for start, stop in chunks:
-            stats, lines = _play_chunk(run, start, stop)
-            yield stop - start, stats, lines
+            yield stop - start, _play_chunk(run, start, stop)
         return
     context = multiprocessing.get_context("spawn" if sys.platform == "win32" else "fork")
     with context.Pool(run.workers) as pool:
         # imap keeps the games in order, so the output file is the same for any worker count
-        for (start, stop), (stats, lines) in zip(
+        for (start, stop), result in zip(
             chunks, pool.imap(_star_play, [(run, a, b) for a, b in chunks]), strict=True
         ):
-            yield stop - start, stats, lines
+            yield stop - start, result
 
 
-def _star_play(args: tuple[SimulationRun, int, int]) -> tuple[Stats, list[str]]:
+def _star_play(args: tuple[SimulationRun, int, int]) -> ChunkResult:
     return _play_chunk(*args)
 
 
-def run_simulation(run: SimulationRun, progress: bool | None = None) -> Stats:
-    """Play the run, writing traces to ``run.out`` as they come (nothing is held for the whole run).
-
-    The output file is written to a temporary name and renamed at the end, so an interrupted run never
-    leaves a truncated file behind under the requested name.
-    """
+def check_run(run: SimulationRun) -> None:
+    """Raise a :class:`~flip7_spec.Flip7Error` for a run that cannot be played, before anything is."""
     if run.out is not None and run.out.suffix not in (".json", ".jsonl"):
         raise Flip7Error(f"{run.out}: the output must end in .json (one game) or .jsonl (many games)")
     if run.out is not None and run.out.suffix == ".json" and run.games != 1:
         raise Flip7Error(f"{run.out}: a .json file holds one game; use .jsonl for {run.games} games")
     run.ruleset.check_players(run.players)
-    total = Stats(run.players)
+    run.policy()  # a bad policy spec or an unloadable user policy is reported now, in one line
+
+
+def run_experiment(run: SimulationRun, progress: bool | None = None) -> tuple[Stats, RoundStats]:
+    """Play the run, writing traces to ``run.out`` as they come (nothing is held for the whole run); return
+    the game and the per-round statistics. ``progress``: show a bar on stderr (None: when it is a terminal).
+
+    The output file is written to a temporary name and renamed at the end, so an interrupted run never
+    leaves a truncated file behind under the requested name.
+    """
+    check_run(run)
+    total, rounds = Stats(run.players), RoundStats(run.players)
     show = sys.stderr.isatty() if progress is None else progress
     partial = run.out.with_name(run.out.name + ".partial") if run.out is not None else None
     handle = partial.open("w", encoding="utf-8", newline="\n") if partial is not None else None
     try:
-        with click.progressbar(length=run.games, label="playing", file=sys.stderr,
-                               show_eta=True, show_pos=True) if show else _NoBar() as bar:
-            for count, stats, lines in _results(run):
-                total.merge(stats)
+        with _progress_bar(run.games, "round" if run.one_round else "game", show) as bar:
+            for count, result in _results(run):
+                total.merge(result.games)
+                rounds.merge(result.rounds)
                 if handle is not None:
-                    handle.writelines(lines)
+                    handle.writelines(result.lines)
                 bar.update(count)
     except BaseException:
         if handle is not None:
@@ -107,15 +180,35 @@ def run_simulation(run: SimulationRun, progress: bool | None = None) -> Stats:
     if handle is not None and partial is not None and run.out is not None:
         handle.close()
         partial.replace(run.out)
-    return total
+    return total, rounds
 
 
-class _NoBar:
-    def __enter__(self) -> _NoBar:
+def run_simulation(run: SimulationRun, progress: bool | None = None) -> Stats:
+    """Play the run (see :func:`run_experiment`) and return its game statistics."""
+    return run_experiment(run, progress)[0]
+
+
+def _progress_bar(total: int, unit: str, show: bool) -> _Bar:
+    if not show:
+        return _Bar()
+    from tqdm import tqdm
+
+    return _Bar(tqdm(total=total, unit=unit, file=sys.stderr, dynamic_ncols=True, leave=False))
+
+
+class _Bar:
+    """A tqdm bar, or nothing."""
+
+    def __init__(self, bar: tqdm[Never] | None = None) -> None:
+        self.bar = bar
+
+    def __enter__(self) -> _Bar:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        return None
+        if self.bar is not None:
+            self.bar.close()
 
     def update(self, count: int) -> None:
-        return None
+        if self.bar is not None:
+            self.bar.update(count)

@@ -1,29 +1,49 @@
-"""``flip7-spec simulate``: play whole games with built-in strategies; summarise, and record traces."""
+"""``flip7-spec simulate``: play whole games or one-round experiments with built-in or user policies;
+summarise with 95% intervals (text, JSON or CSV), plot, and record traces."""
 
 from __future__ import annotations
 
 import json
 import time
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import click
 
-from flip7_spec.cli.common import ruleset_option
+from flip7_spec.cli.common import fail, ruleset_option
+from flip7_spec.cli.simulate_output import csv_rows, round_lines, to_csv
 from flip7_spec.policies import POLICIES
+from flip7_spec.policy_specs import parameterised, policy_specs_help
+from flip7_spec.round_stats import RoundStats
 from flip7_spec.rulesets import Ruleset
-from flip7_spec.simulate_run import SimulationRun, run_simulation
+from flip7_spec.simulate import Stats
+from flip7_spec.simulate_run import SimulationRun, run_experiment
 
 
 @click.command("simulate")
 @ruleset_option()
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
+              help="change a ruleset option for this run, e.g. min_players=1 for one- or two-player "
+                   "experiments (repeatable; `flip7-spec rules --options` lists them)")
 @click.option("--players", "-p", type=click.IntRange(1), default=3, show_default=True, help="players per game")
-@click.option("--games", "-g", type=click.IntRange(1), default=1000, show_default=True, help="games to play")
+@click.option("--games", "-g", type=click.IntRange(1), default=None, help="whole games to play  [default: 1000]")
+@click.option("--rounds", type=click.IntRange(1), default=None,
+              help="play this many one-round experiments instead of games, each on its own fresh deck")
+@click.option("--fresh-deck", is_flag=True,
+              help="with --rounds: shuffle a fresh deck for every round (the only deck mode of --rounds)")
+@click.option("--policy", "policies", multiple=True, metavar="SPEC",
+              help=f"how players decide: {policy_specs_help()}; MODULE:CALLABLE or FILE.py:CALLABLE: your "
+                   "function of the game view (docs/simulation.md). Once for every seat, or once per seat")
+@click.option("--sweep", metavar="FROM:TO[:STEP]",
+              help="run the one parameterised --policy (threshold:N, threshold-numbers:N, cards:N) for each "
+                   "N in the range, on the same decks, and compare")
 @click.option("--seed", "-s", default="0", show_default=True,
               help="seed of the run (provenance only: traces record the deck and reshuffle orders)")
-@click.option("--strategy", type=click.Choice(sorted(POLICIES)), default="threshold", show_default=True,
-              help="; ".join(f"{k}: {v}" for k, v in sorted(POLICIES.items())))
-@click.option("--threshold", type=click.IntRange(0), default=20, show_default=True,
-              help="round score at which the threshold strategy stays")
+@click.option("--strategy", type=click.Choice(sorted(POLICIES)), default=None,
+              help="the older form of --policy: random, or threshold (with --threshold)")
+@click.option("--threshold", type=click.IntRange(0), default=None,
+              help="with --strategy threshold: the round score at which players stay  [default: 20]")
 @click.option("--out", "-o", type=click.Path(dir_okay=False, path_type=Path),
               help="write the traces: FILE.json for one game, FILE.jsonl for many (one per line)")
 @click.option("--observations/--no-observations", default=True, show_default=True,
@@ -31,42 +51,226 @@ from flip7_spec.simulate_run import SimulationRun, run_simulation
 @click.option("--workers", "-j", type=click.IntRange(1), default=1, show_default=True,
               help="processes to play in parallel (results are the same for any count)")
 @click.option("--json", "as_json", is_flag=True, help="print the summary as JSON")
+@click.option("--csv", "as_csv", is_flag=True, help="print the per-round figures as CSV (overall and by seat)")
+@click.option("--plot", type=click.Path(dir_okay=False, path_type=Path),
+              help="draw the distribution of points and cards per round (or, with --sweep, the points "
+                   "against the parameter) to this PNG/SVG/PDF file; needs the `plot` extra (matplotlib)")
 @click.option("--progress/--no-progress", default=None, help="show a progress bar (default: on a terminal)")
-def command(ruleset: Ruleset, players: int, games: int, seed: str, strategy: str, threshold: int,
-            out: Path | None, observations: bool, workers: int, as_json: bool, progress: bool | None) -> None:
-    """Play GAMES whole games and print a summary: rounds, mean round score, bust rate, Flip 7 rate,
-    win rate by seat, and the throughput.
+@click.option("--quiet", "-q", is_flag=True, help="no progress bar")
+def command(ruleset: Ruleset, options: tuple[str, ...], players: int, games: int | None, rounds: int | None,
+            fresh_deck: bool, policies: tuple[str, ...], sweep: str | None, seed: str, strategy: str | None,
+            threshold: int | None, out: Path | None, observations: bool, workers: int, as_json: bool,
+            as_csv: bool, plot: Path | None, progress: bool | None, quiet: bool) -> None:
+    """Play whole games (--games) or one-round experiments (--rounds N --fresh-deck) and print a summary:
+    points per round, bust rate, Flip 7 rate and cards per round, each with its 95% interval, their
+    distributions, the win rate by seat, and the throughput.
 
-    Game i of a run draws its deck, Dealer, reshuffles and random choices from the seed "SEED:i", so the
-    same command gives the same games for any --workers.
+    Game or round i of a run draws its deck, Dealer, reshuffles and random choices from the seed "SEED:i",
+    so the same command gives the same results for any --workers.
+
+    \b
+    Examples:
+      flip7-spec simulate --games 2000 --policy threshold:25
+      flip7-spec simulate -p 1 --option min_players=1 --rounds 100000 --fresh-deck --policy threshold-numbers:20
+      flip7-spec simulate -p 1 --option min_players=1 --rounds 20000 --fresh-deck \\
+          --policy threshold-numbers:20 --sweep 10:35 --plot points.png
+      flip7-spec simulate -p 3 --policy my_bot.py:decide --policy threshold:20 --policy threshold:25
     """
-    run = SimulationRun(ruleset=ruleset, players=players, games=games, seed=seed, strategy=strategy,
-                        threshold=threshold, out=out, observations=observations, workers=workers)
+    if as_json and as_csv:
+        fail("--json and --csv print the summary in different forms: choose one")
+    one_round = _check_mode(games, rounds, fresh_deck)
+    ruleset = _with_options(ruleset, options)
+    specs = _policy_specs(policies, strategy, threshold)
+    if plot is not None:
+        from flip7_spec.plot import require_matplotlib
+
+        require_matplotlib()
+    if players < ruleset.min_players:
+        fail(f"ruleset {ruleset.name} needs at least {ruleset.min_players} players, got {players}; for an "
+             f"experiment with fewer, add --option min_players={players}")
+    run = SimulationRun(ruleset=ruleset, players=players, games=rounds if one_round and rounds else games or 1000,
+                        seed=seed, threshold=threshold if threshold is not None else 20, out=out,
+                        observations=observations, workers=workers, policies=specs, one_round=one_round)
+    show = False if quiet else progress
+    if sweep is not None:
+        _sweep(run, sweep, show, as_json, as_csv, plot)
+        return
     started = time.perf_counter()
-    stats = run_simulation(run, progress)
+    game_stats, round_stats = run_experiment(run, show)
     elapsed = max(time.perf_counter() - started, 1e-9)
-    summary = stats.summary()
-    summary.update({
-        "ruleset": ruleset.name, "players": players, "strategy": strategy, "seed": seed, "workers": workers,
-        "seconds": round(elapsed, 3), "games_per_second": round(stats.games / elapsed, 1),
-        "rounds_per_second": round(stats.rounds / elapsed, 1),
-    })
-    if out is not None:
-        summary["out"] = str(out)
+    summary = _summary(run, game_stats, round_stats, elapsed)
+    if plot is not None:
+        from flip7_spec.plot import plot_distribution
+
+        plot_distribution(summary if one_round else summary["per_round"], plot, _title(run))
     if as_json:
         click.echo(json.dumps(summary, sort_keys=True))
+    elif as_csv:
+        click.echo(to_csv(csv_rows(round_stats.summary(), specs)), nl=False)
+    else:
+        _print_text(run, summary, round_stats)
+    if plot is not None and not (as_json or as_csv):
+        click.echo(f"plot written to      {plot}")
+
+
+def _check_mode(games: int | None, rounds: int | None, fresh_deck: bool) -> bool:
+    """Whether the run plays one-round experiments; a usage error for contradictory options."""
+    if rounds is not None and games is not None:
+        fail("--games plays whole games and --rounds one-round experiments: choose one")
+    if fresh_deck and rounds is None:
+        fail("--fresh-deck applies to one-round experiments: give --rounds N with it")
+    return rounds is not None
+
+
+def _with_options(ruleset: Ruleset, options: tuple[str, ...]) -> Ruleset:
+    changes: dict[str, Any] = {}
+    for option in options:
+        key, equals, text = option.partition("=")
+        if not equals or not key.strip():
+            fail(f"--option {option!r}: expected KEY=VALUE, for example min_players=1")
+        changes[key.strip()] = _option_value(text.strip())
+    return ruleset.with_options(**changes) if changes else ruleset
+
+
+def _option_value(text: str) -> Any:
+    """``true``/``false`` as booleans, whole numbers as integers, anything else as the text itself."""
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    if text.lstrip("-").isdigit():
+        return int(text)
+    return text
+
+
+def _policy_specs(policies: tuple[str, ...], strategy: str | None, threshold: int | None) -> tuple[str, ...]:
+    if policies and (strategy is not None or threshold is not None):
+        fail("--policy replaces --strategy and --threshold: give the threshold in the spec (threshold:25)")
+    if policies:
+        return policies
+    if strategy == "random":
+        if threshold is not None:
+            fail("--threshold applies to --strategy threshold, not random")
+        return ("random",)
+    return (f"threshold:{threshold if threshold is not None else 20}",)
+
+
+def _summary(run: SimulationRun, game_stats: Stats, round_stats: RoundStats, elapsed: float) -> dict[str, Any]:
+    head: dict[str, Any] = {
+        "ruleset": run.ruleset.name, "players": run.players, "policies": list(run.policy_specs),
+        "strategy": run.policy_specs[0] if len(run.policy_specs) == 1 else "per seat",
+        "seed": run.seed, "workers": run.workers, "seconds": round(elapsed, 3),
+        "options": _changed_options(run.ruleset),
+    }
+    if run.out is not None:
+        head["out"] = str(run.out)
+    win_rates = game_stats.summary()["win_rate_by_seat"]
+    if run.one_round:
+        return {**head, "mode": "rounds", "fresh_deck": True, **round_stats.summary(),
+                "win_rate_by_seat": win_rates, "rounds_per_second": round(round_stats.rounds / elapsed, 1)}
+    return {**head, "mode": "games", **game_stats.summary(), "per_round": round_stats.summary(),
+            "games_per_second": round(game_stats.games / elapsed, 1),
+            "rounds_per_second": round(game_stats.rounds / elapsed, 1)}
+
+
+def _changed_options(ruleset: Ruleset) -> dict[str, Any]:
+    from flip7_spec.rulesets import preset
+
+    try:
+        base = preset(ruleset.base).options()
+    except Exception:  # a base that is no preset: report nothing rather than guess
+        return {}
+    return {k: v for k, v in ruleset.options().items() if base.get(k) != v}
+
+
+def _title(run: SimulationRun) -> str:
+    policies = ", ".join(run.policy_specs)
+    unit = f"{run.games} one-round experiments" if run.one_round else f"{run.games} games"
+    return f"{run.ruleset.name}, {run.players} player{'s' if run.players > 1 else ''}, {policies}: {unit}"
+
+
+def _print_text(run: SimulationRun, summary: dict[str, Any], round_stats: RoundStats) -> None:
+    changed = summary["options"]
+    options = f" ({', '.join(f'{k}={v}' for k, v in changed.items())})" if changed else ""
+    policies = ", ".join(run.policy_specs)
+    click.echo(f"ruleset {run.ruleset.name}{options}, {run.players} player{'s' if run.players > 1 else ''}, "
+               f"policy {policies}, seed {run.seed}")
+    if run.one_round:
+        click.echo(f"rounds               {summary['rounds']} one-round experiments, each on a fresh deck")
+        for line in round_lines(summary, run.policy_specs):
+            click.echo(line)
+        click.echo(f"throughput           {summary['rounds_per_second']} rounds/s ({_workers(run)}, "
+                   f"{summary['seconds']} s)")
         return
-    click.echo(f"ruleset {ruleset.name}, {players} players, strategy {strategy}, seed {seed}")
     click.echo(f"games                {summary['games']}")
     click.echo(f"rounds               {summary['rounds']} ({summary['mean_rounds_per_game']} per game)")
     click.echo(f"decisions            {summary['decisions']}")
-    click.echo(f"mean round score     {summary['mean_round_score']}")
-    click.echo(f"bust rate            {summary['bust_rate']:.2%} of player-rounds")
-    click.echo(f"Flip 7 rate          {summary['flip7_rate']:.2%} of rounds")
+    for line in round_lines(summary["per_round"], run.policy_specs):
+        click.echo(line)
+    click.echo(f"rounds ending on a Flip 7  {summary['flip7_rate']:.2%}")
     rates = "  ".join(f"{seat}:{rate:.1%}" for seat, rate in enumerate(summary["win_rate_by_seat"]))
     click.echo(f"win rate by seat     {rates}")
-    if out is not None:
-        click.echo(f"traces written to    {out}")
+    if run.out is not None:
+        click.echo(f"traces written to    {run.out}")
     click.echo(f"throughput           {summary['games_per_second']} games/s, "
-               f"{summary['rounds_per_second']} rounds/s ({workers} worker{'s' if workers > 1 else ''}, "
-               f"{summary['seconds']} s)")
+               f"{summary['rounds_per_second']} rounds/s ({_workers(run)}, {summary['seconds']} s)")
+
+
+def _workers(run: SimulationRun) -> str:
+    return f"{run.workers} worker{'s' if run.workers > 1 else ''}"
+
+
+def _sweep(run: SimulationRun, sweep: str, show: bool | None, as_json: bool, as_csv: bool, plot: Path | None
+           ) -> None:
+    """The run once per parameter value of its one parameterised policy, on the same decks (same seed)."""
+    if len(run.policy_specs) != 1 or (found := parameterised(run.policy_specs[0])) is None:
+        fail("--sweep needs exactly one parameterised --policy: threshold:N, threshold-numbers:N or cards:N")
+    if run.out is not None:
+        fail("--sweep plays many runs: it writes no traces (drop --out)")
+    family, _ = found
+    values = _sweep_values(sweep)
+    rows: list[dict[str, Any]] = []
+    csv_lines: list[dict[str, Any]] = []
+    for value in values:
+        spec = f"{family}:{value}"
+        _, round_stats = run_experiment(replace(run, policies=(spec,)), show)
+        summary = round_stats.summary()
+        rows.append({"value": value, "policy": spec, **summary})
+        csv_lines.extend(csv_rows(summary, (spec,), value))
+    if plot is not None:
+        from flip7_spec.plot import plot_sweep
+
+        plot_sweep(rows, family, plot, _title(replace(run, policies=(f"{family}:{values[0]}..{values[-1]}",))))
+    if as_json:
+        click.echo(json.dumps({"ruleset": run.ruleset.name, "players": run.players, "seed": run.seed,
+                               "mode": "rounds" if run.one_round else "games", "sweep": rows}, sort_keys=True))
+        return
+    if as_csv:
+        click.echo(to_csv(csv_lines), nl=False)
+        return
+    unit = "one-round experiments" if run.one_round else "games"
+    click.echo(f"ruleset {run.ruleset.name}, {run.players} player{'s' if run.players > 1 else ''}, "
+               f"{run.games} {unit} per value, seed {run.seed} (the same decks for every value)")
+    click.echo(f"{family:>18}  points per round [95%]     bust rate   Flip 7   cards")
+    best = max(rows, key=lambda row: row["points_per_round"]["mean"])
+    for row in rows:
+        points = row["points_per_round"]
+        low, high = points["ci95"]
+        mark = "  <- best mean" if row is best else ""
+        click.echo(f"{row['value']:>18}  {points['mean']:6.2f} [{low:6.2f}, {high:6.2f}]   "
+                   f"{row['bust_rate']['rate']:>8.1%}  {row['flip7_rate']['rate']:>6.1%}  "
+                   f"{row['cards_per_round']['mean']:5.2f}{mark}")
+    if plot is not None:
+        click.echo(f"plot written to {plot}")
+
+
+def _sweep_values(sweep: str) -> list[int]:
+    parts = sweep.split(":")
+    if len(parts) not in (2, 3) or not all(p.isdigit() for p in parts):
+        fail(f"--sweep {sweep!r}: expected FROM:TO or FROM:TO:STEP with whole numbers, for example 10:35")
+    start, stop = int(parts[0]), int(parts[1])
+    step = int(parts[2]) if len(parts) == 3 else 1
+    if step < 1 or stop < start:
+        fail(f"--sweep {sweep!r}: expected FROM <= TO and a STEP of at least 1")
+    values = list(range(start, stop + 1, step))
+    if len(values) > 200:
+        fail(f"--sweep {sweep!r}: {len(values)} values; at most 200 in one sweep")
+    return values

@@ -1,0 +1,39 @@
+"""Exact values by computation, not sampling, where the state space allows.
+
+:func:`solitaire` gives the exact distribution of one player's round on a fresh deck under a stay rule
+(:func:`stay_at`, :func:`stay_with_cards`, :func:`never_stay`, or any function of a :class:`Hand`);
+:func:`seven_distinct_probability` the chance of seven different Numbers before a duplicate; and
+:func:`threshold_table` a solitaire threshold table. See docs/simulation.md.
+"""
+
+from flip7_spec.analysis.solitaire import (
+    ACTIONS_AND_X2,
+    AnalysisError,
+    Hand,
+    SolitaireDeck,
+    SolitaireOutcome,
+    StayRule,
+    never_stay,
+    seven_distinct_probability,
+    solitaire,
+    solitaire_deck,
+    stay_at,
+    stay_with_cards,
+    threshold_table,
+)
+
+__all__ = [
+    "ACTIONS_AND_X2",
+    "AnalysisError",
+    "Hand",
+    "SolitaireDeck",
+    "SolitaireOutcome",
+    "StayRule",
+    "never_stay",
+    "seven_distinct_probability",
+    "solitaire",
+    "solitaire_deck",
+    "stay_at",
+    "stay_with_cards",
+    "threshold_table",
+]

@@ -1,0 +1,132 @@
+"""Per-round statistics of a simulation: points, busts, Flip 7s and cards per player and round.
+
+Every round that ends adds one record per seat: the points banked, whether the player busted, whether the
+round ended on that player's Flip 7, and how many cards were in front of them at the end (a busting
+duplicate included; a Second Chance spent with its duplicate not). The summary gives each figure with its
+95% interval, overall and by seat, and the distributions of points and of cards.
+
+Intervals treat rounds as independent, which they are in one-round experiments on fresh decks
+(``simulate --rounds N --fresh-deck``); for the rounds of whole games, where the deck carries over, they
+are approximate. Seats of one round share a deck, so the overall intervals take the round as the unit (the
+mean over its seats); by seat, each round is one independent outcome.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from flip7_spec.intervals import Moments, wilson_interval
+from flip7_spec.machine import Game
+
+
+@dataclass(slots=True)
+class SeatTally:
+    """One seat's outcomes over the rounds."""
+
+    points: Moments = field(default_factory=Moments)
+    cards: Moments = field(default_factory=Moments)
+    busts: int = 0
+    flip7s: int = 0
+
+    def merge(self, other: SeatTally) -> None:
+        self.points.merge(other.points)
+        self.cards.merge(other.cards)
+        self.busts += other.busts
+        self.flip7s += other.flip7s
+
+
+@dataclass(slots=True)
+class RoundStats:
+    """Counts over rounds; :meth:`add_round` is the game's round-end hook, :meth:`merge` joins workers."""
+
+    players: int
+    rounds: int = 0
+    seats: list[SeatTally] = field(default_factory=list)
+    round_points: Moments = field(default_factory=Moments)
+    round_busts: Moments = field(default_factory=Moments)
+    round_flip7s: Moments = field(default_factory=Moments)
+    round_cards: Moments = field(default_factory=Moments)
+    points_seen: Counter[int] = field(default_factory=Counter)
+    cards_seen: Counter[int] = field(default_factory=Counter)
+
+    def __post_init__(self) -> None:
+        if not self.seats:
+            self.seats = [SeatTally() for _ in range(self.players)]
+
+    def add_round(self, game: Game) -> None:
+        """Record the round that ``game`` has just scored (its cards are still on the table)."""
+        self.rounds += 1
+        flip7_seat = game.last_flip7
+        busted_count = cards_total = 0
+        for seat, (points, busted) in enumerate(zip(game.last_scores, game.last_busted, strict=True)):
+            cards = len(game.players[seat].cards)
+            tally = self.seats[seat]
+            tally.points.add(points)
+            tally.cards.add(cards)
+            tally.busts += busted
+            tally.flip7s += seat == flip7_seat
+            busted_count += busted
+            cards_total += cards
+            self.points_seen[points] += 1
+            self.cards_seen[cards] += 1
+        n = self.players
+        self.round_points.add(sum(game.last_scores) / n)
+        self.round_busts.add(busted_count / n)
+        self.round_flip7s.add((flip7_seat is not None) / n)
+        self.round_cards.add(cards_total / n)
+
+    def merge(self, other: RoundStats) -> None:
+        self.rounds += other.rounds
+        for mine, theirs in zip(self.seats, other.seats, strict=True):
+            mine.merge(theirs)
+        self.round_points.merge(other.round_points)
+        self.round_busts.merge(other.round_busts)
+        self.round_flip7s.merge(other.round_flip7s)
+        self.round_cards.merge(other.round_cards)
+        self.points_seen.update(other.points_seen)
+        self.cards_seen.update(other.cards_seen)
+
+    def summary(self) -> dict[str, Any]:
+        """The figures as JSON: overall, by seat, and the distributions (value -> player-rounds)."""
+        return {
+            "rounds": self.rounds,
+            "player_rounds": self.rounds * self.players,
+            **self._overall(),
+            "points_distribution": {str(k): v for k, v in sorted(self.points_seen.items())},
+            "cards_distribution": {str(k): v for k, v in sorted(self.cards_seen.items())},
+            "by_seat": [{"seat": seat, **_seat_figures(tally, self.rounds)} for seat, tally in enumerate(self.seats)],
+        }
+
+    def _overall(self) -> dict[str, Any]:
+        if self.players == 1:  # one seat: each round is one independent outcome
+            return _seat_figures(self.seats[0], self.rounds)
+        return {
+            "points_per_round": _mean(self.round_points, 3),
+            "bust_rate": _mean(self.round_busts, 4, key="rate"),
+            "flip7_rate": _mean(self.round_flip7s, 4, key="rate"),
+            "cards_per_round": _mean(self.round_cards, 3),
+        }
+
+
+def _seat_figures(tally: SeatTally, rounds: int) -> dict[str, Any]:
+    return {
+        "points_per_round": _mean(tally.points, 3),
+        "bust_rate": _rate(tally.busts, rounds),
+        "flip7_rate": _rate(tally.flip7s, rounds),
+        "cards_per_round": _mean(tally.cards, 3),
+    }
+
+
+def _mean(moments: Moments, digits: int, key: str = "mean") -> dict[str, Any]:
+    low, high = moments.interval()
+    figures: dict[str, Any] = {key: round(moments.mean, digits), "ci95": [round(low, digits), round(high, digits)]}
+    if key == "mean":
+        figures["sd"] = round(moments.sd, digits)
+    return figures
+
+
+def _rate(successes: int, trials: int) -> dict[str, Any]:
+    low, high = wilson_interval(successes, trials)
+    return {"rate": round(successes / trials, 4) if trials else None, "ci95": [round(low, 4), round(high, 4)]}
