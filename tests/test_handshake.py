@@ -167,3 +167,20 @@ def test_an_engine_with_a_reading_fails_with_its_clause_unless_it_declares_it(
     # the generated games play the declared reading, the fixtures of the official one are skipped
     assert {r.outcome for r in declared if r.case_id.startswith("game:")} == {"pass"}
     assert {r.outcome for r in declared if r.case_id.startswith("fixture:flip7/deal-flip3-undealt")} == {"skipped"}
+
+
+class ReshufflesWhenEmptied(_Reading):
+    forced: ClassVar[dict[str, Any]] = {"reshuffle_moment": "when_emptied"}
+
+
+@pytest.mark.clause("F7-RESHUFFLE-EMPTIED", "F7-RESHUFFLE")
+def test_a_reshuffle_at_another_moment_fails_with_the_reading_instead_of_erroring(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "reading_engines", sys.modules[__name__])
+    corpus = Corpus(rulesets=[FLIP7.with_options(target_score=400)], games=6, seed="reshuffles", players=(3,),
+                    fixtures=None, scoring=False)
+    _, results, _ = run(EngineSpec(python="reading_engines:ReshufflesWhenEmptied"), corpus)
+    assert not [r for r in results if r.outcome == "errored"]
+    failed = [r for r in results if r.outcome == "fail"]
+    assert failed, "games to 400 run through the deck"
+    assert {r.clause for r in failed} == {"F7-RESHUFFLE-EMPTIED"}

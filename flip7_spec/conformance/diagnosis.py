@@ -15,7 +15,7 @@ from typing import Any
 
 from flip7_spec.cards import cards
 from flip7_spec.clauses import CLAUSES
-from flip7_spec.errors import Flip7Error
+from flip7_spec.errors import ChanceError, Flip7Error
 from flip7_spec.play import new_game
 from flip7_spec.rulesets import Ruleset
 
@@ -81,6 +81,44 @@ def reproduces(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Se
     except (Flip7Error, IndexError, KeyError, TypeError):
         return False  # the decisions or the reshuffle orders do not fit this reading
     return True
+
+
+def is_reshuffle_problem(error: BaseException) -> bool:
+    """Whether an engine's failure says it could not use the reshuffle orders it was given (a reply starting
+    ``reshuffle:``, or an in-process engine's :class:`~flip7_spec.errors.ChanceError`)."""
+    return isinstance(error, ChanceError) or str(error).lstrip().lower().startswith("reshuffle:") or \
+        "ChanceError" in str(error)
+
+
+def needs_other_reshuffle(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Sequence[str]],
+                          decisions: Sequence[Any], found: Sequence[Any], project: Projection) -> bool:
+    """Whether the reference under ``ruleset`` shows the engine's observations ``found`` and then, at the next
+    decision, cannot use the reshuffle orders either (it needs a reshuffle the trace does not hold)."""
+    upto = len(found) - 1
+    if upto < 0 or not reproduces(ruleset, header, reshuffles, decisions, found, upto, project):
+        return False
+    try:
+        game, _ = new_game(ruleset, header["players"], list(header["deck"]), dealer=header["dealer"],
+                           reshuffles=[cards(list(order)) for order in reshuffles], record=False)
+        for choice in decisions[:upto + 1]:
+            game.apply(choice)
+    except ChanceError:
+        return True
+    except (Flip7Error, IndexError):
+        return False
+    return False
+
+
+def diagnose_reshuffle(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Sequence[str]],
+                       decisions: Sequence[Any], found: Sequence[Any], project: Projection) -> Diagnosis | None:
+    """For an engine that stopped on the reshuffle orders: the first alternative reading under which the
+    reference shows the same observations and then needs a reshuffle the orders do not fit, too."""
+    for name, value, alternative in alternatives(ruleset):
+        if needs_other_reshuffle(alternative, header, reshuffles, decisions, found, project):
+            clause_id = ruleset.OPTIONS[name].clause_of(value)
+            clause = CLAUSES.get(clause_id)
+            return Diagnosis(name, value, clause_id, clause.confidence if clause else "?")
+    return None
 
 
 def diagnose(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Sequence[str]],

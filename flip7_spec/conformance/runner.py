@@ -9,7 +9,7 @@ from typing import Any
 
 from flip7_spec.conformance import ERRORED, FAIL, PASS, SKIPPED
 from flip7_spec.conformance.cases import Case
-from flip7_spec.conformance.diagnosis import Diagnosis, diagnose
+from flip7_spec.conformance.diagnosis import Diagnosis, diagnose, diagnose_reshuffle, is_reshuffle_problem
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure, Skipped
 from flip7_spec.protocol.process import ProcessEngine
 from flip7_spec.protocol.schema import message_errors
@@ -192,15 +192,12 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool) -> list[CaseResult
                                     raw=json.dumps(observed)[:2000])
             failure = _failure(case, case.level, trace, step, step_index, prefix, difference, expected, position)
 
-            def project(at: int, observation: Any) -> Any:
-                if round_end is not None and at - 1 == round_end:
-                    observation = totals_only(observation)
-                return strip_options(observation)
-
             _explain(failure, diagnose(case.ruleset, header, reshuffles, [d["choice"] for d in decisions],
-                                       found_all, position, project))
+                                       found_all, position, _projection(round_end)))
             return [failure]
     if stopped is not None:
+        if legal_problem is None and is_reshuffle_problem(stopped):
+            return [_reshuffle_failure(case, header, reshuffles, decisions, found_all, indices, round_end, stopped)]
         if legal_problem is None:
             raise stopped
         # The engine offered other choices, then refused one the rules allow: a rules failure at both levels.
@@ -226,6 +223,33 @@ def _failure(case: Case, level: str, trace: dict[str, Any], step: int | None, st
     return CaseResult(case.id, level, FAIL, "observation differs", step=step_index, where=where,
                       expected=difference.expected, found=difference.found, clause=clause, decision=decision,
                       label=case.label, decisions=position)
+
+
+def _projection(round_end: int | None) -> Any:
+    def project(at: int, observation: Any) -> Any:
+        if round_end is not None and at - 1 == round_end:
+            observation = totals_only(observation)
+        return strip_options(observation)
+
+    return project
+
+
+def _reshuffle_failure(case: Case, header: dict[str, Any], reshuffles: list[list[str]],
+                       decisions: list[dict[str, Any]], found: list[Any], indices: list[int],
+                       round_end: int | None, stopped: Exception) -> CaseResult:
+    """The engine could not use the reshuffle orders it was given: it reshuffles at another moment, or other
+    cards, than the reference. A failure of the reshuffle clause (or of the reading it plays), not an error."""
+    step = len(found) - 1
+    step_index = indices[step] if 0 <= step < len(indices) else None
+    decision = decisions[step] if 0 <= step < len(decisions) else None
+    failure = CaseResult(case.id, case.level, FAIL, f"the engine cannot use the reshuffle orders: {stopped}",
+                         step=step_index, where="$.reshuffles",
+                         expected="the reshuffles the reference needs, at the moments it needs them",
+                         found=str(stopped)[:500], clause=definition_of(case.ruleset).clause_of(Role.RESHUFFLE),
+                         decision=decision, label=case.label, decisions=len(found) - 1)
+    _explain(failure, diagnose_reshuffle(case.ruleset, header, reshuffles, [d["choice"] for d in decisions],
+                                         found, _projection(round_end)))
+    return failure
 
 
 def _explain(failure: CaseResult, diagnosis: Diagnosis | None) -> None:
