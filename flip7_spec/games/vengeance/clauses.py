@@ -170,7 +170,11 @@ VENGEANCE_CLAUSES: Final[list[Clause]] = [
        "discarded.", "V3, V4", "M", "B.1#19"),
     # Scoring
     _v("V-SCORE", "A player who did not bust scores: the sum of the Number values, halved (rounded down) by "
-       "/2, minus the -N cards, plus 15 for a Flip 7.", "V3, V4", "M", "B.1#20"),
+       "/2, minus the -N cards, plus 15 for a Flip 7.", "V3, V4", "M", "B.1#20", "halve_order"),
+    _v("V-HALVE-WHOLE-TOTAL", "Reading (option halve_order=whole_total, seed 004's literal 'score total divided "
+       "by 2, rounded down'): the round total (Numbers, minus the -N cards, plus the Flip 7 bonus) is halved "
+       "once per /2, rounded down, then floored at 0 unless negative scores are allowed.", "seed 004", "L", "E",
+       "halve_order"),
     _v("V-SCORE-BUST", "A busted player scores 0 for the round.", "V3, V4", "M", "B.1#5, B.1#20"),
     _v("V-SCORE-FLOOR", "A round score cannot go below 0; the floor applies before the Flip 7 bonus.",
        "V3", "M", "B.1#20", "negative_scores"),
@@ -178,8 +182,13 @@ VENGEANCE_CLAUSES: Final[list[Clause]] = [
     _v("V-BRUTAL", "Brutal Mode is an optional set of rules from the rulebook.",
        "V3", "M", "C.3", "brutal_mode"),
     _v("V-BRUTAL-NEGATIVE", "In Brutal Mode round scores may go below 0.", "V3", "M", "C.3", "brutal_mode"),
-    _v("V-BRUTAL-MOD-BUSTED", "In Brutal Mode a Modifier may be given to a busted player (who still scores "
-       "0: GUESS).", "V3", "L", "C.3", "brutal_mode"),
+    _v("V-BRUTAL-MOD-BUSTED", "In Brutal Mode a Modifier may be given to a busted player, and it applies: the "
+       "busted row scores its Modifiers from a base of 0 (a busted row holding -10 scores -10), or the rule "
+       "would do nothing.", "V3; the most detailed public write-up of the Vengeance rules", "L", "C.3",
+       "brutal_busted_modifier"),
+    _v("V-BRUTAL-MOD-BUSTED-NO-EFFECT", "Reading (option brutal_busted_modifier=no_effect): a Modifier given to a "
+       "busted player in Brutal Mode changes nothing; the busted row scores 0.", "a literal reading of V3", "L",
+       "C.3", "brutal_busted_modifier"),
     _v("V-BRUTAL-FLIP7", "In Brutal Mode the player who Flips 7 takes the 15-point bonus or subtracts 15 "
        "from another player's total instead (a decision; a total may go below 0); any other seat may be "
        "chosen.", "V3 ('another player's score')", "M", "C.3", "brutal_flip7_target"),

@@ -73,6 +73,12 @@ VENGEANCE_OPTIONS: Final[Mapping[str, Option]] = {
         Option("brutal_mode", bool, None, "V-BRUTAL",
                "the optional Brutal Mode: negative round scores, Modifiers on busted players, and a Flip 7 "
                "may take 15 from another player instead of the bonus"),
+        Option("halve_order", str, ("numbers_then_minus", "whole_total"), "V-SCORE",
+               "what a /2 halves: the Numbers' sum before the -N cards, or the whole round total (seed 004)",
+               {"whole_total": "V-HALVE-WHOLE-TOTAL"}),
+        Option("brutal_busted_modifier", str, ("from_zero", "no_effect"), "V-BRUTAL-MOD-BUSTED",
+               "Brutal Mode: a busted row's Modifiers score from a base of 0, or change nothing",
+               {"no_effect": "V-BRUTAL-MOD-BUSTED-NO-EFFECT"}),
         Option("brutal_flip7_target", str, ("any_seat", "in_round"), "V-BRUTAL-FLIP7",
                "Brutal Mode: whom a Flip 7 may take 15 from: any other seat, or only a player still in the round",
                {"in_round": "V-BRUTAL-FLIP7-IN-ROUND"}),
@@ -104,6 +110,8 @@ class VengeanceRuleset(Ruleset):
     negative_scores: bool = False
     brutal_mode: bool = False
     brutal_flip7_target: str = "any_seat"
+    halve_order: str = "numbers_then_minus"
+    brutal_busted_modifier: str = "from_zero"
     base: str = field(default="vengeance", compare=False)
 
 
@@ -136,4 +144,5 @@ def vengeance_basic() -> VengeanceRuleset:
         discard_chooser="victim",
         discard_self=False,
         flip4_self=False,
+        halve_order="whole_total",  # [V-HALVE-WHOLE-TOTAL] "score total divided by 2 (rounded down)"
     )

@@ -47,26 +47,57 @@ def vengeance_score(ruleset: VengeanceRuleset, hand: Sequence[Card], busted: boo
     (see :func:`check_vengeance_hand`).
     """
     if busted:
-        # [V-SCORE-BUST]
+        if ruleset.brutal_mode and ruleset.brutal_busted_modifier == "from_zero" and any(c.is_modifier for c in hand):
+            # [V-BRUTAL-MOD-BUSTED] the row's Modifiers apply to a base of 0 (no floor in Brutal Mode, no bonus)
+            total = _modified(ruleset, 0, hand, 0)
+            return Score(0, 0, total, 0, total, False, True)
+        # [V-SCORE-BUST] [V-BRUTAL-MOD-BUSTED-NO-EFFECT]
         return Score(0, 0, 0, 0, 0, False, True)
     # [V-SCORE] sum of Numbers (The Zero adds 0, Lucky 13 adds 13, Unlucky 7 adds 7)
     number_sum = sum(c.value for c in hand if c.is_number)
-    halved = number_sum
-    for c in hand:
-        if c.kind is Kind.HALVE:
-            # [V-TWO-DECKS-EFFECTS] each /2 held halves again, rounding down every time
-            halved //= 2
-    after_modifiers = halved - sum(c.value for c in hand if c.kind is Kind.SUBTRACT)
-    if floors_at_zero(ruleset):
-        # [V-SCORE-FLOOR] not below 0, and before the bonus is added
-        after_modifiers = max(0, after_modifiers)
     flip7 = flip7_count(ruleset, hand) >= FLIP7_SIZE
     bonus = ruleset.flip7_bonus if flip7 else 0
-    total = after_modifiers + bonus
+    if ruleset.halve_order == "whole_total":
+        # [V-HALVE-WHOLE-TOTAL] seed 004: the whole total halved, rounded down, then the floor
+        after_modifiers = number_sum - _malus(hand)
+        total = _modified(ruleset, number_sum, hand, bonus)
+        halved = number_sum
+    else:
+        halved = _halved(number_sum, hand)
+        after_modifiers = halved - _malus(hand)
+        if floors_at_zero(ruleset):
+            # [V-SCORE-FLOOR] not below 0, and before the bonus is added
+            after_modifiers = max(0, after_modifiers)
+        total = after_modifiers + bonus
     if not flip7 and any(is_special(ruleset, c, Special.ZERO) for c in hand):
         # [V-ZERO-SCORE] [V-ZERO-FLIP7] The Zero makes the round 0, unless the player Flipped 7
         total = 0
     return Score(number_sum, halved, after_modifiers, bonus, total, flip7, False)
+
+
+def _halved(value: int, hand: Sequence[Card]) -> int:
+    """``value`` halved, rounded down (toward minus infinity), once per /2 in ``hand``."""
+    for c in hand:
+        if c.kind is Kind.HALVE:
+            # [V-TWO-DECKS-EFFECTS] each /2 held halves again, rounding down every time
+            value //= 2
+    return value
+
+
+def _malus(hand: Sequence[Card]) -> int:
+    return sum(c.value for c in hand if c.kind is Kind.SUBTRACT)
+
+
+def _modified(ruleset: VengeanceRuleset, number_sum: int, hand: Sequence[Card], bonus: int) -> int:
+    """The total of ``number_sum`` with the row's Modifiers and ``bonus``, in the order of ``halve_order``, with
+    the floor at 0 unless negative scores are allowed."""
+    if ruleset.halve_order == "whole_total":
+        total = _halved(number_sum - _malus(hand) + bonus, hand)
+        return max(0, total) if floors_at_zero(ruleset) else total
+    after = _halved(number_sum, hand) - _malus(hand)
+    if floors_at_zero(ruleset):
+        after = max(0, after)
+    return after + bonus
 
 
 def lucky_pair_allowed(ruleset: VengeanceRuleset, held: Sequence[Card], incoming: Card) -> bool:
