@@ -35,7 +35,10 @@ def describe(result: CaseResult) -> list[str]:
         decision = "" if result.decision is None else f" after {_short(result.decision)}"
         lines = [f"FAIL {result.case_id} [{result.level}]{at}{decision}",
                  f"     {result.where}: expected {_short(result.expected)}, found {_short(result.found)}"
-                 f"  [clause {result.clause}]"]
+                 f"  [clause {result.clause}{' (a guess)' if result.extra.get('blame') == 'guess' else ''}]"]
+        diagnosis = result.extra.get("diagnosis")
+        if isinstance(diagnosis, dict):
+            lines.append(f"     {diagnosis.get('text')}")
         if result.label:
             lines.append(f"     catches: {result.label}")
         if result.shrunk:

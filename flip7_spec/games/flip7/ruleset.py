@@ -106,6 +106,8 @@ def flip7_no_deal() -> Flip7Ruleset:
     """Seed 000's reading: no initial deal."""
     return Flip7Ruleset(
         name="flip7-no-deal",
-        description="Flip 7 as read by seed 000: no initial deal, the Dealer only offers Hit/Stay in turn",
+        description="Flip 7 as read by seed 000: no initial deal, the Dealer only offers Hit/Stay in turn (at the "
+                    "default options every observation is the same as flip7's: the forced Hits of the first turn "
+                    "are the deal)",
         initial_deal=False,
     )
