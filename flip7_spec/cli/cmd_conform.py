@@ -12,9 +12,10 @@ import click
 from flip7_spec.cli.common import EXIT_BAD_INPUT, EXIT_CHECK_FAILED, EXIT_INTERRUPTED, EXIT_OK
 from flip7_spec.conformance import ERRORED, FAIL, PASS, SKIPPED
 from flip7_spec.conformance.cases import default_rulesets, generated_cases
-from flip7_spec.conformance.report import describe, summary_lines, write_json, write_junit
+from flip7_spec.conformance.report import describe, report_document, summary_lines, write_json, write_junit
 from flip7_spec.conformance.runner import CaseResult, run_case
 from flip7_spec.conformance.session import Corpus, EngineSpec, EngineUnusable, Outcome, handshake, run
+from flip7_spec.htmlreport import TraceKeeper, render_report, report_from, write_html
 from flip7_spec.rulesets import Ruleset, load_ruleset
 
 
@@ -75,13 +76,15 @@ def _smoke(spec: EngineSpec) -> int:
               help="write a shrunk trace of every failing generated case here")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), help="write a JSON report")
 @click.option("--junit-xml", type=click.Path(dir_okay=False, path_type=Path), help="write a JUnit XML report")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="write an HTML report: one self-contained file with each failure's table, both sides")
 @click.option("--smoke", is_flag=True, help="only the handshake and one short game")
 @click.option("--quiet", "-q", is_flag=True, help="print only failures and the summary, not skipped cases")
 @click.option("--progress/--no-progress", default=None, help="show a progress bar (default: on a terminal)")
 def command(command: str | None, python: str | None, games: int, seed: str, ruleset_names: tuple[str, ...],
             player_counts: tuple[int, ...], fixtures: Path, no_fixtures: bool, no_scoring: bool,
             levels: tuple[str, ...], timeout: float, workers: int, save_failures: Path | None,
-            json_path: Path | None, junit_xml: Path | None, smoke: bool, quiet: bool,
+            json_path: Path | None, junit_xml: Path | None, html_path: Path | None, smoke: bool, quiet: bool,
             progress: bool | None) -> None:
     """Run the conformance corpus against an engine and report where it breaks the rules.
 
@@ -107,11 +110,14 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
     collected: list[CaseResult] = []
     done = 0
     total_estimate = corpus.size()
+    keeper = TraceKeeper()
 
     def on_outcome(outcome: Outcome) -> None:
         nonlocal done
         done += 1
         collected.extend(outcome.results)
+        if html_path is not None and outcome.case is not None:
+            keeper.offer([r.to_json() for r in outcome.results if r.outcome == FAIL], outcome.case.trace)
         for result in outcome.results:
             if result.outcome in (FAIL, ERRORED) or (result.outcome == SKIPPED and not quiet):
                 if show_bar:
@@ -144,6 +150,8 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
         write_json(json_path, collected, meta)
     if junit_xml is not None:
         write_junit(junit_xml, collected, spec.name)
+    if html_path is not None:
+        write_html(html_path, render_report(report_from(report_document(collected, meta), keeper.traces)))
     if interrupted:
         click.echo("interrupted: the reports hold the cases that finished", err=True)
         raise click.exceptions.Exit(EXIT_INTERRUPTED)
