@@ -70,7 +70,7 @@ def face(text: Any, differs: bool = False) -> CardFace:
         return CardFace(canonical, MODIFIER, f"×{amount}", "", f"modifier x{amount}", differs)
     if parsed.kind is Kind.SUBTRACT:
         return CardFace(canonical, NEGATIVE, f"−{amount}", "", f"modifier -{amount}", differs)
-    return CardFace(canonical, NEGATIVE, f"÷{amount}", "", f"modifier /{amount} (halves)", differs)
+    return CardFace(canonical, NEGATIVE, f"÷{amount}", "", f"halving modifier /{amount}", differs)
 
 
 def missing(differs: bool = True) -> CardFace:

@@ -61,11 +61,10 @@ class RoundView:
 
 @dataclass(frozen=True, slots=True)
 class RoundSummary:
-    """A finished round shown as one line: the round scores and the totals after it."""
+    """A finished round shown as one line: each seat's round score and total after it."""
 
     number: int | None
-    scores: list[str]
-    totals: list[str]
+    seats: list[tuple[str, str]]
 
 
 @dataclass(slots=True)
@@ -74,6 +73,8 @@ class Window:
 
     steps: list[StepView]
     earlier: list[RoundSummary] = field(default_factory=list)
+    """The rounds finished before the divergence's round."""
+    seats: list[str] = field(default_factory=list)
     hidden_before: int = 0
     hidden_after: int = 0
     divergence: Entry | None = None
@@ -180,13 +181,15 @@ def rounds(trace: dict[str, Any], seat: Seat, prefix: str = "",
     """The whole trace round by round; ``marks`` gives an entry's differing paths and role."""
     out: list[RoundView] = []
     views: list[StepView] = []
-    for entry in entries(trace):
+    points = entries(trace)
+    dealers = {e.get("round"): seat(e.get("dealer")) for point in points for e in point.events
+               if e.get("event") == "round_start"}
+    for entry in points:
         differing, role = marks(entry) if marks is not None else ((), "")
         view = step_view(entry, seat, prefix, differing, role)
         views.append(view)
         if not out or out[-1].number != entry.round:
-            dealer = _dealer(entry, seat)
-            out.append(RoundView(entry.round, f"{prefix}r{entry.round}-{len(out)}", dealer, []))
+            out.append(RoundView(entry.round, f"{prefix}r{entry.round}-{len(out)}", dealers.get(entry.round, ""), []))
         out[-1].steps.append(view)
         ended = round_line(entry.events, seat)
         if ended:
@@ -195,21 +198,18 @@ def rounds(trace: dict[str, Any], seat: Seat, prefix: str = "",
     return out
 
 
-def _dealer(entry: Entry, seat: Seat) -> str:
-    for event in entry.events:
-        if event.get("event") == "round_start" and event.get("round") == entry.round:
-            return seat(event.get("dealer"))
-    return ""
-
-
 def _summaries(before: Sequence[Entry], seat: Seat) -> list[RoundSummary]:
     out = []
     for entry in before:
         for event in entry.events:
             if event.get("event") == "round_end":
-                scores = event.get("scores") or []
-                totals = event.get("totals") or []
-                out.append(RoundSummary(entry.round, [value_text(s) for s in scores], [value_text(t) for t in totals]))
+                scores = list(event.get("scores") or [])
+                totals = list(event.get("totals") or [])
+                count = max(len(scores), len(totals))
+                scores += [""] * (count - len(scores))
+                totals += [""] * (count - len(totals))
+                out.append(RoundSummary(entry.round, [(value_text(a), value_text(b)) for a, b in zip(scores, totals,
+                                                                                                     strict=True)]))
     return out
 
 
@@ -230,5 +230,7 @@ def window(trace: dict[str, Any], step: int | None, seat: Seat, prefix: str, bef
         role = "divergence" if offset == position else ("after" if offset > position else "")
         views.append(step_view(entry, seat, prefix, differing if role == "divergence" else (), role))
     link(views)
-    return Window(views, _summaries(points[:low], seat), hidden_before=low, hidden_after=len(points) - high,
-                  divergence=points[position])
+    players = (trace.get("header") or {}).get("players")
+    seats = [seat(i) for i in range(players)] if isinstance(players, int) else []
+    return Window(views, _summaries(points[:first], seat), seats=seats, hidden_before=low,
+                  hidden_after=len(points) - high, divergence=points[position])

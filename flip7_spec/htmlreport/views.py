@@ -26,9 +26,9 @@ from flip7_spec.trace.show import describe_event
 class Limits:
     """How much of a large run the page draws."""
 
-    full_failures: int = 20
+    full_failures: int = 16
     per_cause: int = 3
-    steps_before: int = 20
+    steps_before: int = 15
     steps_after: int = 3
     listed_failures: int = 2000
 
@@ -167,6 +167,8 @@ class ReportPage:
     unlisted: int
     failure_count: int
     errors: list[ErrorView]
+    per_cause: int
+    full_failures: int
     outcomes: tuple[str, ...] = OUTCOMES
 
 
@@ -418,7 +420,7 @@ def report_page(report: ReportInput, limits: Limits = DEFAULT_LIMITS) -> ReportP
         passed=passed, levels=levels, total=total, causes=_causes(failed, anchors), coverage=_count_rows(report.cases),
         coverage_given=_given_coverage(report.coverage), declared=_declared(report.hello), skips=_skips(report),
         failures=views, listed=listed, unlisted=max(0, len(failed) - limits.listed_failures),
-        failure_count=len(failed), errors=errors)
+        failure_count=len(failed), errors=errors, per_cause=limits.per_cause, full_failures=limits.full_failures)
 
 
 def _ruleset_text(value: Any) -> str:

@@ -22,7 +22,7 @@
     if (event.altKey || event.ctrlKey || event.metaKey || /^(INPUT|TEXTAREA|SELECT)$/.test(event.target.tagName)) { return; }
     var rel = (event.key === "j" || event.key === "ArrowRight") ? "next" : (event.key === "k" || event.key === "ArrowLeft") ? "prev" : null;
     var here = document.getElementById(decodeURIComponent(window.location.hash.slice(1)));
-    var step = here ? here.closest(".step, .divergence") : null;
+    var step = here ? here.closest(".step, .panel") : null;
     var link = rel && step ? step.querySelector("nav.stepnav a[rel='" + rel + "']") : null;
     if (link) { event.preventDefault(); window.location.hash = link.getAttribute("href"); }
   });
