@@ -120,6 +120,7 @@ def test_failing_report_in_chromium(browser: Any, tmp_path: Path) -> None:
 
     # a step link into a game that is still closed opens it (the script), and the step comes into view
     closed = page.locator("details.game:not([open])")
+    assert closed.count(), "the first game is open, the others closed"
     if closed.count():
         # the game's own id, fixed now: the locator would move on to the next closed game once this one opens
         article = closed.first.evaluate("d => d.closest('article').id")
@@ -139,6 +140,17 @@ def test_failing_report_in_chromium(browser: Any, tmp_path: Path) -> None:
             page.keyboard.press("k")
             assert page.evaluate("location.hash") == here
     assert opened.errors == []
+
+
+def test_readable_without_javascript(browser: Any, tmp_path: Path) -> None:
+    report = conform_html(tmp_path, "--python", "tests.mutants.dealer_fixed:Engine", "--games", "1")
+    page = browser.new_page(viewport=VIEWPORT, java_script_enabled=False)
+    page.goto(report.resolve().as_uri() + "#f1")
+    panel = page.locator("#f1 section.panel")
+    assert on_screen(panel.bounding_box())
+    assert "Reference" in panel.inner_text() and "Engine" in panel.inner_text()
+    assert page.locator("p.toolbar").count() == 0, "the script's button is not there"
+    page.close()
 
 
 @pytest.fixture(scope="module")

@@ -8,8 +8,9 @@ from typing import Any
 
 import jinja2
 
+from flip7_spec.htmlreport.failures import DEFAULT_LIMITS, Limits
 from flip7_spec.htmlreport.model import ReportInput
-from flip7_spec.htmlreport.views import DEFAULT_LIMITS, Limits, report_page, trace_page
+from flip7_spec.htmlreport.views import report_page, trace_page
 
 
 @cache
