@@ -387,6 +387,13 @@ def test_show_html_errors(flip7_spec: Run, tmp_path: Path) -> None:
     assert code == 2 and "cannot write the page" in err
 
 
+def test_conform_html_into_a_missing_folder(flip7_spec: Run, tmp_path: Path) -> None:
+    code, _, err = flip7_spec("conform", "--python", "tests.mutants.dealer_fixed:Engine", "--games", "1", *QUICK,
+                              "-r", "flip7", "-q", "--html", str(tmp_path / "missing" / "report.html"))
+    assert code == 2 and err.strip().endswith("cannot write the HTML report: No such file or directory")
+    assert len(err.strip().splitlines()) == 1
+
+
 # ---- the input model: later fields, missing fields, bounds ---------------------------------------------------
 
 

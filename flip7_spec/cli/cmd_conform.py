@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from flip7_spec.cli.common import EXIT_BAD_INPUT, EXIT_CHECK_FAILED, EXIT_INTERRUPTED, EXIT_OK
+from flip7_spec.cli.common import EXIT_BAD_INPUT, EXIT_CHECK_FAILED, EXIT_INTERRUPTED, EXIT_OK, fail
 from flip7_spec.conformance import ERRORED, FAIL, PASS, SKIPPED
 from flip7_spec.conformance.cases import default_rulesets, generated_cases
 from flip7_spec.conformance.report import describe, report_document, summary_lines, write_json, write_junit
@@ -151,7 +151,10 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
     if junit_xml is not None:
         write_junit(junit_xml, collected, spec.name)
     if html_path is not None:
-        write_html(html_path, render_report(report_from(report_document(collected, meta), keeper.traces)))
+        try:
+            write_html(html_path, render_report(report_from(report_document(collected, meta), keeper.traces)))
+        except OSError as error:
+            fail(f"{html_path}: cannot write the HTML report: {error.strerror or error}")
     if interrupted:
         click.echo("interrupted: the reports hold the cases that finished", err=True)
         raise click.exceptions.Exit(EXIT_INTERRUPTED)
