@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from flip7_spec.cli.common import EXIT_BAD_INPUT, EXIT_CHECK_FAILED, EXIT_INTERRUPTED, EXIT_OK
+from flip7_spec.cli.common import EXIT_BAD_INPUT, EXIT_CHECK_FAILED, EXIT_INTERRUPTED, EXIT_OK, fail
 from flip7_spec.conformance import ERRORED, FAIL, SKIPPED
 from flip7_spec.conformance.progress import Progress
 from flip7_spec.conformance.report import (
@@ -17,6 +17,7 @@ from flip7_spec.conformance.report import (
     describe,
     empty_part_warnings,
     engine_seconds,
+    report_document,
     skip_lines,
     summary_lines,
     write_json,
@@ -27,6 +28,7 @@ from flip7_spec.conformance.session import Corpus, EngineSpec, EngineUnusable, O
 from flip7_spec.conformance.smoke import smoke
 from flip7_spec.errors import Flip7Error
 from flip7_spec.fixtures import shipped_fixtures_dir
+from flip7_spec.htmlreport import TraceKeeper, render_report, report_from, write_html
 from flip7_spec.rulesets import Ruleset, load_ruleset
 
 
@@ -85,6 +87,8 @@ def _rulesets(names: tuple[str, ...]) -> list[Ruleset] | None:
               help="write a shrunk trace of every failing generated case here (its header says how to re-run it)")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), help="write a JSON report")
 @click.option("--junit-xml", type=click.Path(dir_okay=False, path_type=Path), help="write a JUnit XML report")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="write an HTML report: one self-contained file with each failure's table, both sides")
 @click.option("--smoke", is_flag=True, help="only the handshake and one whole short game (is the adapter right?)")
 @click.option("--no-cache", is_flag=True,
               help="search the scoring hands with z3 again instead of reading the shipped or cached results")
@@ -96,7 +100,7 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
             player_counts: tuple[int, ...], fixtures: Path | None, no_fixtures: bool, no_scoring: bool,
             traces: tuple[Path, ...], levels: tuple[str, ...], timeout: float, workers: int,
             save_failures: Path | None, json_path: Path | None, junit_xml: Path | None, smoke: bool,
-            no_cache: bool, verbose: bool, quiet: bool, progress: bool | None) -> None:
+            html_path: Path | None, no_cache: bool, verbose: bool, quiet: bool, progress: bool | None) -> None:
     """Run the conformance corpus against an engine and report where it breaks the rules.
 
     The corpus: scoring cases (official examples and hands z3 found to catch known misreadings), the
@@ -135,8 +139,12 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
         handshake_seconds = time.perf_counter() - started
         bar.start(settled.size())
 
+    keeper = TraceKeeper()
+
     def on_outcome(outcome: Outcome) -> None:
         collected.extend(outcome.results)
+        if html_path is not None and outcome.case is not None:
+            keeper.offer([r.to_json() for r in outcome.results if r.outcome == FAIL], outcome.case.trace)
         for result in outcome.results:
             if result.outcome in (FAIL, ERRORED) or (result.outcome == SKIPPED and verbose):
                 for line in describe(result):
@@ -175,6 +183,11 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
         write_json(json_path, collected, meta)
     if junit_xml is not None:
         write_junit(junit_xml, collected, spec.name)
+    if html_path is not None:
+        try:
+            write_html(html_path, render_report(report_from(report_document(collected, meta), keeper.traces)))
+        except OSError as error:
+            fail(f"{html_path}: cannot write the HTML report: {error.strerror or error}")
     if interrupted:
         click.echo("interrupted: the reports hold the cases that finished", err=True)
         raise click.exceptions.Exit(EXIT_INTERRUPTED)

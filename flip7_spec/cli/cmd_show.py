@@ -7,8 +7,10 @@ from pathlib import Path
 import click
 
 from flip7_spec.cli.common import fail
+from flip7_spec.htmlreport import render_report, render_trace, report_from, write_html
+from flip7_spec.htmlreport.model import is_report, saved_traces
 from flip7_spec.trace.reader import TraceSource, is_corpus, read_traces
-from flip7_spec.trace.show import render
+from flip7_spec.trace.show import ShowError, check_trace, render
 
 
 def _pick(path: Path, line: int) -> TraceSource:
@@ -21,6 +23,26 @@ def _pick(path: Path, line: int) -> TraceSource:
     fail(f"{path}: line {line} holds no trace")
 
 
+def _html(source: TraceSource, out: Path) -> None:
+    """Write the HTML page of a trace, a saved failure or a ``conform --json`` report to ``out`` ('-': stdout)."""
+    document = source.trace
+    if is_report(document):
+        html = render_report(report_from(document, saved=saved_traces(document)))
+    else:
+        try:
+            check_trace(document)
+        except ShowError as error:
+            fail(f"{source.location}: {error}")
+        html = render_trace(document, source.location)
+    if str(out) == "-":
+        click.echo(html, nl=False)
+        return
+    try:
+        write_html(out, html)
+    except OSError as error:
+        fail(f"{out}: cannot write the page: {error.strerror or error}")
+
+
 @click.command("show")
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("--line", "-l", type=click.IntRange(1), default=1, show_default=True,
@@ -28,14 +50,18 @@ def _pick(path: Path, line: int) -> TraceSource:
 @click.option("--step-numbers", is_flag=True,
               help="start every line of a step with 'step N |' (its first line with 'step N:'), so that "
                    "searching for a step number finds all of it")
-def command(file: Path, line: int, step_numbers: bool) -> None:
+@click.option("--html", "html_out", type=click.Path(dir_okay=False, path_type=Path), metavar="OUT",
+              help="write one self-contained HTML page to OUT ('-': stdout) instead: the trace round by round "
+                   "as tables of cards, a saved failure's two tables side by side, or a conform --json report")
+def command(file: Path, line: int, step_numbers: bool, html_out: Path | None) -> None:
     """Show the trace in FILE (.json, or one line of a .jsonl corpus) for a person.
 
     The header (ruleset, players, Dealer, description), then round by round each step, numbered as
     `flip7-spec replay` numbers them (chance steps included): the decision, what happened (draws, busts,
     freezes, Flip Three, Second Chance used or given, set-aside cards, reshuffles, forced choices), each
     player's row of cards after the step when the trace records observations, round scores and totals,
-    and the winner.
+    and the winner. With --html, a page for a browser instead; FILE may then also be the JSON report of
+    `flip7-spec conform --json` (its saved failures are read from their paths).
 
     \b
     Exit codes: 0 shown; 2 the file or the trace is unusable (one line on stderr).
@@ -45,5 +71,8 @@ def command(file: Path, line: int, step_numbers: bool) -> None:
     source = _pick(file, line)
     if source.error is not None:
         fail(f"{source.location}: {source.error}")
+    if html_out is not None:
+        _html(source, html_out)
+        return
     for text in render(source.trace, step_numbers=step_numbers):
         click.echo(text)

@@ -136,9 +136,14 @@ def skip_lines(results: Sequence[CaseResult]) -> list[str]:
     return lines
 
 
+def report_document(results: Sequence[CaseResult], meta: dict[str, Any]) -> dict[str, Any]:
+    """The full report: run metadata, counts per level, every result (what the JSON and HTML reports hold)."""
+    return {**meta, "counts": counts_by_level(results), "results": [r.to_json() for r in results]}
+
+
 def write_json(path: Path, results: Sequence[CaseResult], meta: dict[str, Any]) -> None:
     """The full report as JSON: run metadata, counts per level, every result."""
-    document = {**meta, "counts": counts_by_level(results), "results": [r.to_json() for r in results]}
+    document = report_document(results, meta)
     temporary = path.with_name(path.name + ".partial")
     temporary.write_text(json.dumps(document, indent=1, sort_keys=True, ensure_ascii=False, default=str) + "\n",
                          encoding="utf-8")

@@ -97,7 +97,8 @@ def run_scoring(engine: EngineAdapter, case: Case) -> CaseResult:
         return CaseResult(case.id, "scoring", PASS, label=case.label)
     hand = " ".join(case.hand) + (" (busted)" if case.busted else "")
     return CaseResult(case.id, "scoring", FAIL, f"score of {hand}", where="$.score", expected=case.expected,
-                      found=found, clause=case.clause, label=case.label)
+                      found=found, clause=case.clause, label=case.label,
+                      extra={"hand": list(case.hand), "busted": case.busted})
 
 
 def _round_end_index(steps: list[dict[str, Any]]) -> int | None:
@@ -176,14 +177,17 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool) -> list[CaseResult
         step = None if position == 0 else position - 1
         step_index = None if step is None else indices[step]
         prefix: list[str | int] = ["start"] if step is None else ["steps", indices[step]]
-        if round_end is not None and step == round_end:
+        at_round_end = round_end is not None and step == round_end
+        if at_round_end:
             expected, found = totals_only(expected), totals_only(found)
+        observations = _observations(expected_all[position], observed, at_round_end)
         difference = first_difference(strip_options(expected), strip_options(found))
         if difference is None and legal and legal_problem is None:
             options_difference = first_difference(expected, found)
             if options_difference is not None:
                 legal_problem = _failure(case, "legal", trace, step, step_index, prefix, options_difference,
                                          expected, position)
+                legal_problem.extra.update(observations)
         if difference is not None:
             problems = message_errors(observed, "observation")
             if problems:
@@ -191,7 +195,7 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool) -> list[CaseResult
                 raise EngineFailure(f"observation breaks the protocol at {at}: {problems[0]}",
                                     raw=json.dumps(observed)[:2000])
             failure = _failure(case, case.level, trace, step, step_index, prefix, difference, expected, position)
-
+            failure.extra.update(observations)
             _explain(failure, diagnose(case.ruleset, header, reshuffles, [d["choice"] for d in decisions],
                                        found_all, position, _projection(round_end)))
             return [failure]
@@ -204,13 +208,22 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool) -> list[CaseResult
         refused = CaseResult(case.id, case.level, FAIL, f"the engine refused a legal choice: {stopped}",
                              step=legal_problem.step, where=legal_problem.where, expected=legal_problem.expected,
                              found=legal_problem.found, clause=legal_problem.clause, decision=legal_problem.decision,
-                             label=case.label, decisions=legal_problem.decisions)
+                             label=case.label, decisions=legal_problem.decisions, extra=dict(legal_problem.extra))
         return [refused, legal_problem]
     results = [CaseResult(case.id, case.level, PASS, decisions=len(decisions), label=case.label)]
     if legal:
         results.append(legal_problem or CaseResult(case.id, "legal", PASS, decisions=len(decisions),
                                                    label=case.label))
     return results
+
+
+def _observations(expected: Any, found: Any, totals: bool) -> dict[str, Any]:
+    """Both whole observations at a divergence, for reports that show the two tables side by side; ``compared``
+    says when only the totals were compared (a round case's last step shows the next round already dealt)."""
+    out = {"expected_observation": expected, "found_observation": found}
+    if totals:
+        out["compared"] = "totals"
+    return out
 
 
 def _failure(case: Case, level: str, trace: dict[str, Any], step: int | None, step_index: int | None,

@@ -167,10 +167,28 @@ def rerun_command(spec: EngineSpec, path: Path) -> str:
 
 @dataclass
 class Outcome:
-    """One finished case, with the saved shrunk trace when it failed."""
+    """One finished case, with the saved shrunk trace when it failed; ``case`` is kept only when a result
+    failed (reports show the game up to the divergence)."""
 
     results: list[CaseResult]
     decisions: int
+    case: Case | None = None
+
+
+SAVED_FAILURE_OMITS = ("seconds", "shrunk", "raw", "stderr", "decisions")
+"""Result fields a saved failure does not record in its ``header.provenance.failure``."""
+
+
+def _record_failure(small: dict[str, Any], case: Case, result: CaseResult, engine: EngineAdapter,
+                    hello: dict[str, Any]) -> None:
+    """Write into the shrunk trace's provenance the failure as it happens on that trace (its step, JSON
+    path and both observations), so that the saved file alone shows both sides."""
+    shrunk_case = Case(case.id, case.level, case.ruleset, trace=small)
+    again = next((r for r in run_case(engine, shrunk_case, hello) if r.level == result.level and r.outcome == FAIL),
+                 None)
+    if again is not None:
+        record = {k: v for k, v in again.to_json().items() if k not in SAVED_FAILURE_OMITS}
+        small["header"].setdefault("provenance", {})["failure"] = record
 
 
 def _finish(engine: EngineAdapter, hello: dict[str, Any], case: Case, save: Path | None,
@@ -180,6 +198,7 @@ def _finish(engine: EngineAdapter, hello: dict[str, Any], case: Case, save: Path
         if result.outcome == FAIL and case.generated and save is not None:
             try:
                 small = shrink(case, result, lambda c: run_case(engine, c, hello))
+                _record_failure(small, case, result, engine, hello)
                 save.mkdir(parents=True, exist_ok=True)
                 name = case.id.replace("/", "_").replace(":", "_").replace("=", "-") + f"-{result.level}.json"
                 path = save / name
@@ -190,7 +209,7 @@ def _finish(engine: EngineAdapter, hello: dict[str, Any], case: Case, save: Path
             except Exception as error:  # shrinking must never lose the failure itself
                 result.shrunk = f"(shrinking failed: {type(error).__name__}: {error})"
     decisions = sum(r.decisions for r in results if r.level != "legal")
-    return Outcome(results, decisions)
+    return Outcome(results, decisions, case if any(r.outcome == FAIL for r in results) else None)
 
 
 _worker: dict[str, Any] = {}

@@ -30,7 +30,7 @@ class ShowError(Flip7Error):
 
 
 @dataclass(slots=True)
-class _Outcome:
+class StepOutcome:
     """What one step (or the start) caused, as the renderer uses it."""
 
     events: list[dict[str, Any]] | None
@@ -38,11 +38,11 @@ class _Outcome:
 
 
 @dataclass(slots=True)
-class _Derived:
+class DerivedOutcomes:
     """Events and observations recovered from the reference for a trace that does not record them."""
 
-    start: _Outcome
-    steps: dict[int, _Outcome] = field(default_factory=dict)
+    start: StepOutcome
+    steps: dict[int, StepOutcome] = field(default_factory=dict)
     stopped: str | None = None
 
 
@@ -66,7 +66,7 @@ def _has_events(trace: dict[str, Any]) -> bool:
     return any("events" in entry for entry in entries)
 
 
-def _derive(trace: dict[str, Any]) -> _Derived:
+def derive_outcomes(trace: dict[str, Any]) -> DerivedOutcomes:
     """Play the trace's decisions on the reference and keep each step's events and observation."""
     steps = trace["steps"]
     leading = 0
@@ -77,8 +77,8 @@ def _derive(trace: dict[str, Any]) -> _Derived:
         start_events = game.start()
     except Exception as error:  # the reference refuses the header: show what the trace itself says
         message = str(error) if isinstance(error, Flip7Error) else f"{type(error).__name__}: {error}"
-        return _Derived(_Outcome([], None), stopped=f"the reference cannot start this game: {message}")
-    derived = _Derived(_Outcome([e.to_json() for e in start_events], game.observation()))
+        return DerivedOutcomes(StepOutcome([], None), stopped=f"the reference cannot start this game: {message}")
+    derived = DerivedOutcomes(StepOutcome([e.to_json() for e in start_events], game.observation()))
     for index in range(leading, len(steps)):
         step = steps[index]
         if "reshuffle" in step:
@@ -89,7 +89,7 @@ def _derive(trace: dict[str, Any]) -> _Derived:
         except Flip7Error as error:
             derived.stopped = f"the reference cannot play step {index}: {error}"
             return derived
-        derived.steps[index] = _Outcome([e.to_json() for e in events], game.observation())
+        derived.steps[index] = StepOutcome([e.to_json() for e in events], game.observation())
     return derived
 
 
@@ -174,11 +174,42 @@ def describe_event(event: dict[str, Any], seat: Callable[[Any], str]) -> str:
     if kind == "game_end":
         winners = event.get("winners") or []
         return f"GAME OVER: {'winner' if len(winners) == 1 else 'winners'} {', '.join(seat(s) for s in winners)}"
+    vengeance = _describe_vengeance(kind, event, who, card, target, seat)
+    if vengeance is not None:
+        return vengeance
     extras = " ".join(f"{k}={_value(v)}" for k, v in sorted(event.items()) if k not in ("event", "clause"))
     return f"{kind}: {extras}".rstrip(": ")
 
 
-def _decision_line(decision: dict[str, Any], seat: Callable[[Any], str]) -> str:
+def _describe_vengeance(kind: Any, event: dict[str, Any], who: str, card: Any, target: str,
+                        seat: Callable[[Any], str]) -> str | None:
+    """The line of a Vengeance event (None for another event)."""
+    if kind == "modifier":
+        return f"{who} puts {card} on {target}"
+    if kind == "flip4_start":
+        return f"{who} must flip four cards"
+    if kind == "flip4_end":
+        return f"{who}'s Flip Four is over"
+    if kind == "hold":
+        return f"{who} holds {card} until the Flip Four is over"
+    if kind == "wipe":
+        return f"{who}'s Unlucky 7 discards {' '.join(event.get('discarded') or []) or 'nothing'}"
+    if kind == "lucky13":
+        return f"{who} pairs a Lucky 13 with {card}: no bust"
+    if kind == "steal":
+        return f"{who} steals {card} from {seat(event.get('from'))}"
+    if kind == "swap":
+        one, other = [*(event.get("players") or []), None, None][:2]
+        given = [*(event.get("cards") or []), "?", "?"]
+        return f"{seat(one)} gives {given[0]} to {seat(other)} and gets {given[1]} back (Swap)"
+    if kind == "discard_card":
+        return f"{who}'s {card} is discarded by {seat(event.get('by'))}"
+    if kind == "brutal_flip7":
+        return f"{who} gives the Flip 7 bonus to {target}"
+    return None
+
+
+def describe_decision(decision: dict[str, Any], seat: Callable[[Any], str]) -> str:
     who = seat(decision["player"]) if "player" in decision else "the player to decide"
     kind = decision.get("kind")
     choice = decision["choice"]
@@ -251,14 +282,22 @@ def render(trace: Any, step_numbers: bool = False) -> list[str]:
     out.append(f"deck: {len(deck)} cards, top first: {' '.join(deck[:DECK_PREVIEW])}{more}")
     if header.get("clauses"):
         out.append(f"clauses: {' '.join(header['clauses'])}")
-    if header.get("provenance"):
-        out.append(f"provenance: {_value(header['provenance'])}")
+    provenance = {k: v for k, v in (header.get("provenance") or {}).items() if k != "failure"}
+    if provenance:
+        out.append(f"provenance: {_value(provenance)}")
+    failure = (header.get("provenance") or {}).get("failure")
+    if isinstance(failure, dict):  # a trace saved by `conform --save-failures`: the engine's side, in one line
+        at = "the start" if failure.get("step") is None else f"step {failure.get('step')}"
+        out.append(f"saved failure of {failure.get('case_id')} [{failure.get('level')}] at {at}: "
+                   f"{failure.get('where')}: expected {_value(failure.get('expected'))}, found "
+                   f"{_value(failure.get('found'))} [clause {failure.get('clause')}] "
+                   "(show --html puts both tables side by side)")
 
-    derived = None if _has_events(trace) else _derive(trace)
+    derived = None if _has_events(trace) else derive_outcomes(trace)
     if derived is not None:
         out.append("(this trace records no events: what happened is computed by the reference)")
 
-    def block(prefix: str, outcome: _Outcome) -> None:
+    def block(prefix: str, outcome: StepOutcome) -> None:
         lead = prefix if step_numbers else ""
         for event in outcome.events or []:
             if event.get("event") == "round_start":
@@ -269,9 +308,9 @@ def render(trace: Any, step_numbers: bool = False) -> list[str]:
             out.extend(f"{lead}{line}" for line in _rows(outcome.observation, seat))
 
     start = trace.get("start", {})
-    start_outcome = _Outcome(start.get("events"), start.get("observation"))
+    start_outcome = StepOutcome(start.get("events"), start.get("observation"))
     if derived is not None:
-        start_outcome = _Outcome(derived.start.events, start_outcome.observation or derived.start.observation)
+        start_outcome = StepOutcome(derived.start.events, start_outcome.observation or derived.start.observation)
     out.append("start (before the first decision)")
     block("start | ", start_outcome)
     for index, step in enumerate(trace["steps"]):
@@ -282,17 +321,17 @@ def render(trace: Any, step_numbers: bool = False) -> list[str]:
             out.append(f"step {index}: reshuffle order for the next decision ({_cards(len(order))}, top first): "
                        f"{' '.join(order)}")
             continue
-        out.append(f"step {index}: {_decision_line(step['decision'], seat)}")
-        outcome = _Outcome(step.get("events"), step.get("observation"))
+        out.append(f"step {index}: {describe_decision(step['decision'], seat)}")
+        outcome = StepOutcome(step.get("events"), step.get("observation"))
         if derived is not None:
             found = derived.steps.get(index)
             if found is None:
                 if derived.stopped:
                     out.append(f"{lead}  {derived.stopped}")
                     derived.stopped = None
-                outcome = _Outcome(None, outcome.observation)
+                outcome = StepOutcome(None, outcome.observation)
             else:
-                outcome = _Outcome(found.events, outcome.observation or found.observation)
+                outcome = StepOutcome(found.events, outcome.observation or found.observation)
         if outcome.events is None and "scores" in step:
             out.extend(f"{lead}  round ends: scores {_per_seat(s, seat)}" for s in step["scores"])
         block(prefix, outcome)

@@ -1,0 +1,287 @@
+"""What the HTML templates draw, built from the input model: the report (summary by level and by cause,
+coverage, skips by reason, the failures, errors) and a trace's page (its header and rounds)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from flip7_spec.conformance import ERRORED, FAIL, OUTCOMES, PASS, SKIPPED
+from flip7_spec.htmlreport.cards import CardFace, face
+from flip7_spec.htmlreport.differences import Path
+from flip7_spec.htmlreport.failures import DEFAULT_LIMITS, FailureView, Limits, failure_view, select_full, step_words
+from flip7_spec.htmlreport.model import Diagnosis, FailureInput, ReportInput, saved_failure
+from flip7_spec.htmlreport.steps import RoundView, rounds, seat_namer
+from flip7_spec.htmlreport.tables import value_text
+
+
+@dataclass(frozen=True, slots=True)
+class FailureRow:
+    """One failure as a row of the list of all failures."""
+
+    number: int
+    anchor: str | None
+    case_id: str
+    level: str
+    step: str
+    where: str
+    expected: str
+    found: str
+    clause: str
+
+
+@dataclass(frozen=True, slots=True)
+class CauseRow:
+    """One cause: how many failures share it, at which levels, and the first one drawn in full."""
+
+    cause: str
+    clause: str
+    diagnosis: Diagnosis | None
+    count: int
+    levels: str
+    first: str | None
+    example: str
+
+
+@dataclass(frozen=True, slots=True)
+class SkipRow:
+    """One reason for skipping, with how many cases it skipped and a few of them."""
+
+    reason: str
+    count: int
+    levels: str
+    examples: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class CountRow:
+    """A row of counts per outcome (a level, a source of cases, or the total)."""
+
+    name: str
+    counts: dict[str, int]
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorView:
+    """One errored case: what went wrong, the raw reply and the tail of the engine's stderr."""
+
+    number: int
+    anchor: str
+    case_id: str
+    level: str
+    message: str
+    raw: str | None
+    stderr: list[str]
+
+
+@dataclass(slots=True)
+class ReportPage:
+    """The conformance report."""
+
+    title: str
+    engine: str
+    facts: list[tuple[str, str]]
+    verdict: str
+    passed: bool
+    levels: list[CountRow]
+    total: CountRow
+    causes: list[CauseRow]
+    coverage: list[CountRow]
+    coverage_given: list[tuple[str, list[tuple[str, str]]]]
+    declared: list[tuple[str, str]]
+    skips: list[SkipRow]
+    failures: list[FailureView]
+    listed: list[FailureRow]
+    unlisted: int
+    failure_count: int
+    errors: list[ErrorView]
+    per_cause: int
+    full_failures: int
+    outcomes: tuple[str, ...] = OUTCOMES
+
+
+@dataclass(slots=True)
+class TracePage:
+    """A trace drawn round by round, with its saved failure's divergence panel when it records one."""
+
+    title: str
+    description: str | None
+    facts: list[tuple[str, str]]
+    deck: list[CardFace]
+    deck_more: int
+    rounds: list[RoundView]
+    ending: str
+    failure: FailureView | None = None
+
+
+def _count_rows(cases: Sequence[tuple[str, str, str]]) -> list[CountRow]:
+    """Results per source of cases (scoring, fixture, generated round and game cases) and ruleset or folder."""
+    table: dict[str, dict[str, int]] = {}
+    for case_id, level, outcome in cases:
+        if level == "legal":
+            continue
+        source, _, rest = case_id.partition(":")
+        group = rest.replace(":", "/").split("/")[0] if rest else ""
+        name = f"{source} · {group}" if group else source
+        row = table.setdefault(name, dict.fromkeys(OUTCOMES, 0))
+        if outcome in row:
+            row[outcome] += 1
+    order = {"scoring": 0, "fixture": 1, "round": 2, "game": 3}
+    return [CountRow(name, counts) for name, counts in
+            sorted(table.items(), key=lambda item: (order.get(item[0].split(" · ")[0], 4), item[0]))]
+
+
+def _given_coverage(coverage: Any) -> list[tuple[str, list[tuple[str, str]]]]:
+    """A coverage mapping as titled lists of (name, value); nested mappings become their own lists."""
+    if not isinstance(coverage, dict):
+        return [] if coverage is None else [("coverage", [("", value_text(coverage))])]
+    flat = [(str(k), value_text(v)) for k, v in coverage.items() if not isinstance(v, dict)]
+    out = [("coverage", flat)] if flat else []
+    for key, value in coverage.items():
+        if isinstance(value, dict):
+            out.append((str(key), [(str(k), value_text(v)) for k, v in value.items()]))
+    return out
+
+
+def _declared(hello: dict[str, Any]) -> list[tuple[str, str]]:
+    out = []
+    if hello.get("name"):
+        out.append(("engine", f"{hello.get('name')} {hello.get('version', '')}".strip()))
+    for key in ("rulesets", "levels"):
+        if isinstance(hello.get(key), list):
+            out.append((key, ", ".join(str(v) for v in hello[key])))
+    options = hello.get("options")
+    if isinstance(options, dict) and options:
+        out.append(("options", "; ".join(f"{k}: {value_text(v)}" for k, v in sorted(options.items()))))
+    return out
+
+
+def _causes(failures: Sequence[FailureInput], anchors: dict[int, str]) -> list[CauseRow]:
+    groups: dict[str, list[int]] = {}
+    for position, failure in enumerate(failures):
+        groups.setdefault(failure.cause_key, []).append(position)
+    rows = []
+    for cause, positions in sorted(groups.items(), key=lambda item: (-len(item[1]), item[0])):
+        first = failures[positions[0]]
+        clauses = sorted({f.clause for f in (failures[p] for p in positions) if f.clause})
+        levels = sorted({failures[p].level for p in positions})
+        anchor = next((anchors[p] for p in positions if p in anchors), None)
+        rows.append(CauseRow(cause, ", ".join(clauses), first.diagnosis, len(positions), ", ".join(levels), anchor,
+                             first.case_id))
+    return rows
+
+
+def _skips(report: ReportInput) -> list[SkipRow]:
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for skip in report.skips:
+        groups.setdefault(skip.reason, []).append((skip.case_id, skip.level))
+    return [SkipRow(reason, len(items), ", ".join(sorted({lv for _, lv in items})), [c for c, _ in items[:3]])
+            for reason, items in sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))]
+
+
+def _facts(report: ReportInput) -> list[tuple[str, str]]:
+    out = [("engine", report.engine)]
+    if report.seed is not None:
+        out.append(("seed", report.seed))
+    if report.games is not None:
+        out.append(("generated games", str(report.games)))
+    if report.decisions is not None:
+        out.append(("decisions played", f"{report.decisions:,}"))
+    if report.seconds is not None:
+        out.append(("time", f"{report.seconds:.2f} s"))
+    if report.interrupted:
+        out.append(("interrupted", "yes: the report holds the cases that finished"))
+    return out
+
+
+def report_page(report: ReportInput, limits: Limits = DEFAULT_LIMITS) -> ReportPage:
+    """The conformance report's page."""
+    failed = [f for f in report.failures if f.outcome == FAIL]
+    errored = [f for f in report.failures if f.outcome == ERRORED]
+    chosen = select_full(failed, limits)
+    views = [failure_view(failed[p], number, limits) for number, p in enumerate(chosen, start=1)]
+    anchors = {p: view.anchor for p, view in zip(chosen, views, strict=True)}
+    listed = [FailureRow(n, anchors.get(p), f.case_id, f.level, step_words(f.step) if f.hand is None else "",
+                         f.where or "", value_text(f.expected), value_text(f.found), f.clause or "")
+              for n, (p, f) in enumerate(list(enumerate(failed))[:limits.listed_failures], start=1)]
+    levels = [CountRow(level, dict(row)) for level, row in report.counts.items()]
+    total = CountRow("total", {o: sum(r.counts.get(o, 0) for r in levels) for o in OUTCOMES})
+    passed = total.counts[FAIL] == 0 and total.counts[ERRORED] == 0
+    if passed:
+        verdict = f"Every case that ran passed: {total.counts[PASS]} passed, {total.counts[SKIPPED]} skipped."
+    else:
+        verdict = (f"{total.counts[FAIL]} failed and {total.counts[ERRORED]} errored of {total.total} results "
+                   f"({total.counts[PASS]} passed, {total.counts[SKIPPED]} skipped).")
+    errors = [ErrorView(n, f"e{n}", f.case_id, f.level, f.message, f.raw, f.stderr.strip().splitlines()[-8:])
+              for n, f in enumerate(errored, start=1)]
+    return ReportPage(
+        title=f"Conformance of {report.engine}", engine=report.engine, facts=_facts(report), verdict=verdict,
+        passed=passed, levels=levels, total=total, causes=_causes(failed, anchors), coverage=_count_rows(report.cases),
+        coverage_given=_given_coverage(report.coverage), declared=_declared(report.hello), skips=_skips(report),
+        failures=views, listed=listed, unlisted=max(0, len(failed) - limits.listed_failures),
+        failure_count=len(failed), errors=errors, per_cause=limits.per_cause, full_failures=limits.full_failures)
+
+
+def _ruleset_text(value: Any) -> str:
+    if isinstance(value, dict):
+        name = value.get("name", "?")
+        base = value.get("base")
+        description = value.get("description")
+        return f"{name}" + (f" (base {base})" if base and base != name else "") + (
+            f": {description}" if description else "")
+    return value_text(value)
+
+
+def trace_page(trace: dict[str, Any], source: str, limits: Limits = DEFAULT_LIMITS) -> TracePage:
+    """A trace's page, round by round (``trace`` already checked against the schema)."""
+    header = trace["header"]
+    seat = seat_namer(header)
+    failure = saved_failure(trace)
+    view = None
+    marks = None
+    if failure is not None:
+        view = failure_view(failure, 1, limits, with_window=False)  # the whole trace follows
+        differing = [d.path for d in failure.differences]
+
+        def marks(entry: Any) -> tuple[Sequence[Path], str]:
+            return (differing, "divergence") if entry.index == failure.step else ((), "")
+
+    drawn = rounds(trace, seat, "", marks)
+    if view is not None:
+        at = next((s for r in drawn for s in r.steps if s.role == "divergence"), None)
+        if at is not None:
+            view.panel.previous, view.panel.next = at.previous, at.next
+            view.panel.events = list(at.events)
+            at.table = None  # drawn in the panel, both sides
+    players = header.get("players")
+    facts = [("ruleset", _ruleset_text(header.get("ruleset"))),
+             ("players", ", ".join(seat(i) for i in range(players)) if isinstance(players, int) else "?"),
+             ("Dealer of round 1", seat(header.get("dealer"))), ("source", source)]
+    if trace.get("rules_version"):
+        facts.append(("rules version", str(trace["rules_version"])))
+    if header.get("clauses"):
+        facts.append(("clauses", " ".join(str(c) for c in header["clauses"])))
+    provenance = {k: v for k, v in (header.get("provenance") or {}).items() if k != "failure"}
+    if provenance:
+        facts.append(("provenance", value_text(provenance)))
+    deck = header.get("deck") or []
+    footer = trace.get("footer")
+    if footer is not None:
+        winners = footer.get("winners", [])
+        after = f" after {footer['rounds']} rounds" if "rounds" in footer else ""
+        totals = ", ".join(f"{seat(i)}: {t}" for i, t in enumerate(footer.get("totals", [])))
+        ending = f"Game over{after}: {'winner' if len(winners) == 1 else 'winners'} " \
+                 f"{', '.join(seat(w) for w in winners)}; totals {totals}."
+    else:
+        ending = "The trace ends here: a partial game (no footer)."
+    title = "Saved failure" if failure is not None else "Trace"
+    return TracePage(f"{title}: {source}", header.get("description"), facts, [face(c) for c in deck[:24]],
+                     max(0, len(deck) - 24), drawn, ending, view)
+
+
+__all__ = ["ReportPage", "TracePage", "report_page", "trace_page"]
