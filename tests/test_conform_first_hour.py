@@ -55,7 +55,8 @@ def test_rulesets_default_to_those_declared_and_skips_are_counted_by_reason(tmp_
     generated = [r for r in results if r["case_id"].startswith(("round:", "game:"))]
     # Only flip7 was declared: every generated game is a flip7 game, none is skipped.
     assert len(generated) == 4 * 2 * 2  # 4 games, a round and a game case, each with its legal check
-    assert all(r["case_id"].split(":")[1].startswith("flip7/") and r["outcome"] == "pass" for r in generated)
+    assert all(r["case_id"].split(":")[1].startswith(("flip7/", "flip7+")) and r["outcome"] == "pass"
+               for r in generated)
     # The Vengeance fixtures are skipped, counted once by reason, not listed one by one.
     vengeance = [r for r in results if r["case_id"].startswith("fixture:vengeance/")]
     assert vengeance and all(r["outcome"] == "skipped" for r in vengeance)

@@ -132,9 +132,8 @@ Variants = Mapping[str, Any]
 def game_jobs(rulesets: Sequence[Ruleset], players: Sequence[int], games: int, seed: str | int,
               variants: Variants | None = None) -> list[GameJob]:
     """The ``games`` generated games of a run, cycling through ``rulesets`` and then ``players`` (each count
-    brought within the ruleset's limits). With ``variants``, each game also plays, for every option of its game
-    declared with a list of values, the ruleset's own value when it is declared (in about half the games, as
-    the seed decides) or one of the declared values."""
+    brought within the ruleset's limits). With ``variants`` (the option values an engine declares), games also
+    play the declared readings: see :func:`_varied`."""
     jobs = []
     for index in range(games):
         ruleset = rulesets[index % len(rulesets)]
@@ -149,15 +148,23 @@ def game_jobs(rulesets: Sequence[Ruleset], players: Sequence[int], games: int, s
 
 
 def _varied(ruleset: Ruleset, variants: Variants, rng: random.Random) -> Ruleset:
+    """``ruleset`` as a game of a corpus declared ``variants`` plays it: an option whose own value is not declared
+    takes a declared value (or every game would be skipped); then, in one game in two, one other declared value
+    of one option, as the seed picks it (so the official rules still make up half the games)."""
     changes: dict[str, Any] = {}
+    alternatives: list[tuple[str, Any]] = []
     for name in sorted(ruleset.OPTIONS):
         declared = variants.get(name)
         if not isinstance(declared, list) or not declared:
             continue
         own = getattr(ruleset, name)
-        if any(type(v) is type(own) and v == own for v in declared) and (len(declared) < 2 or rng.random() < 0.5):
-            continue  # the ruleset's own value, declared: kept in about half the games
-        changes[name] = rng.choice(declared)
+        if not any(type(v) is type(own) and v == own for v in declared):
+            changes[name] = rng.choice(declared)
+            continue
+        alternatives.extend((name, v) for v in declared if not (type(v) is type(own) and v == own))
+    if alternatives and rng.random() < 0.5:
+        name, value = rng.choice(alternatives)
+        changes[name] = value
     try:
         return ruleset.with_options(**changes) if changes else ruleset
     except Flip7Error:
