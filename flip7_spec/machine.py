@@ -388,11 +388,10 @@ class Game:
     # ---- the loop and the rounds ------------------------------------------------------------------
 
     def _run(self) -> None:
-        finish_actions = self.FINISH_ACTIONS
         while not self.over:
             if self.pending is not None:
                 return
-            if self.ending or (not self.active and (not finish_actions or len(self.stack) == 1)):
+            if self.ending or (not self.active and (not self.FINISH_ACTIONS or len(self.stack) == 1)):
                 last = self._before_scoring()
                 if last is not None:
                     self.stack.append(last)
