@@ -2,9 +2,9 @@
 
 Each subcommand lives in its own module of this package (``cmd_NAME``) and exposes a click command named
 ``command``; the group lists them by module name and imports only the one that runs (a command's heavy
-dependencies, z3 or the HTML templates, cost nothing to the others). Exit codes: 0 success, 1 a check failed (a divergence, a failed proof, a
-failing engine), 2 unusable input (bad arguments, files, rulesets, cards, or an engine that cannot be
-used at all), 130 interrupted.
+dependencies, z3 or the HTML templates, cost nothing to the others). Exit codes: 0 success, 1 a check
+failed (a divergence, a failed proof, a failing engine), 2 unusable input (bad arguments, files, rulesets,
+cards, or an engine that cannot be used at all), 130 interrupted.
 """
 
 from __future__ import annotations
