@@ -257,7 +257,7 @@ function halve(score, halvings) {
  * unless negative scores are allowed (option negative_scores, or Brutal Mode); a holder of The Zero
  * without a Flip 7 scores 0.
  * Busted: 0, except in Brutal Mode under `brutal_busted_modifier = "from_zero"`, where the Modifiers
- * apply to a base of 0 in the same order, with no bonus and no floor.
+ * apply to a base of 0 in the same order, with no bonus, no floor and no effect of The Zero.
  * @param {string[]} cards card texts (read laxly), in any order
  * @param {boolean} busted
  * @param {{options: object}} [rules] from {@link rulesFromJson}; the `vengeance` preset by default
