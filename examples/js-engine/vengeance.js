@@ -176,14 +176,23 @@ const OPTIONS = Object.freeze({
   halve_order: { values: ['numbers_then_minus', 'whole_total'] },
 });
 
-// Options of the base game only: a Vengeance ruleset that sets them is malformed, not unsupported.
-const BASE_GAME_ONLY_OPTIONS = new Set([
-  'second_chance_ends_turn', 'set_aside_on_bust', 'stalled_round', 'flip3_card_discard', 'set_aside_resolution',
-  'deal_after_flip3_cards', 'round_limit',
-]);
+// The options of the base game only, with their default values. A Vengeance ruleset may list one at that
+// value, which changes nothing (a ruleset written out in full does); any other value makes it malformed.
+const BASE_GAME_ONLY_DEFAULTS = Object.freeze({
+  second_chance_ends_turn: true,
+  set_aside_on_bust: 'discard',
+  stalled_round: 'end',
+  flip3_card_discard: 'after_draws',
+  set_aside_resolution: 'assign_all_first',
+  deal_after_flip3_cards: 'hit_or_stay',
+  round_limit: 0,
+});
 
 function checkVengeanceOption(name, value) {
-  if (BASE_GAME_ONLY_OPTIONS.has(name)) throw new RulesError(`option ${name} applies to the base game only, not Vengeance`);
+  if (Object.hasOwn(BASE_GAME_ONLY_DEFAULTS, name)) {
+    if (value === BASE_GAME_ONLY_DEFAULTS[name]) return;
+    throw new RulesError(`option ${name} applies to the base game only, not Vengeance (got ${JSON.stringify(value)})`);
+  }
   checkOption(OPTIONS, name, value);
 }
 
