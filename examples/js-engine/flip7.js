@@ -130,11 +130,19 @@ const DEFAULT_OPTIONS = Object.freeze({
   min_players: 3,
   max_players: 0,
   players_per_deck: 18,
+  reshuffle_moment: 'when_needed',
+  stalled_round: 'end',
+  flip3_card_discard: 'after_draws',
+  set_aside_resolution: 'assign_all_first',
+  deal_after_flip3_cards: 'hit_or_stay',
+  round_limit: 0,
 });
 
 const PRESETS = Object.freeze({
   flip7: Object.freeze({}),
   'flip7-no-deal': Object.freeze({ initial_deal: false }),
+  // The official challenge for two players or fewer: 200 points in under 5 rounds.
+  'flip7-challenge': Object.freeze({ min_players: 1, max_players: 2, round_limit: 4 }),
 });
 
 /** The options this engine implements: `values` lists the accepted values; `integer` takes any whole number >= 0. */
@@ -149,6 +157,12 @@ const OPTIONS = Object.freeze({
   min_players: { integer: true },
   max_players: { integer: true },
   players_per_deck: { integer: true },
+  reshuffle_moment: { values: ['when_needed', 'when_emptied'] },
+  stalled_round: { values: ['end', 'reshuffle'] },
+  flip3_card_discard: { values: ['after_draws', 'after_set_aside'] },
+  set_aside_resolution: { values: ['assign_all_first', 'resolve_each'] },
+  deal_after_flip3_cards: { values: ['hit_or_stay', 'deal_anyway'] },
+  round_limit: { integer: true },
 });
 
 /**
@@ -202,11 +216,12 @@ class Game extends CardGame {
   *playRound() {
     const { order, seats } = this;
     if (this.options.initial_deal) {
+      const stayInstead = this.options.deal_after_flip3_cards === 'hit_or_stay';
       for (const seat of order) {
         const player = seats[seat];
         if (player.status !== ACTIVE) continue;
         // Cards received through a Flip Three before the deal turn allow a Stay instead of the deal card.
-        if (player.cards.length && (yield hitOrStay(seat)) === 'stay') {
+        if (stayInstead && player.cards.length && (yield hitOrStay(seat)) === 'stay') {
           this.setStatus(seat, STAYED);
           continue;
         }
@@ -232,16 +247,25 @@ class Game extends CardGame {
     throw ROUND_OVER;
   }
 
+  /** The usual end of the game, or the end of round `round_limit` (won by every total at the target). */
+  gameEnded() {
+    if (super.gameEnded()) return true;
+    const limit = this.options.round_limit;
+    if (limit === 0 || this.round < limit) return false;
+    this.over = true;
+    this.winners = [];
+    for (let seat = 0; seat < this.n; seat++) if (this.totals[seat] >= this.options.target_score) this.winners.push(seat);
+    return true;
+  }
+
   // ---- cards moving ----
 
-  draw() {
-    if (this.top === this.pile.length) {
-      // Nothing left to draw from, or nothing that could change the round (only Flip Threes and Second
-      // Chances, which would cycle through the piles forever): the round ends.
-      if (!this.discard.some((text) => PROGRESS_KINDS.has(card(text).kind))) throw ROUND_OVER;
-      this.reshuffle();
-    }
-    return this.pile[this.top++];
+  /**
+   * Under `stalled_round = "end"`: nothing in the discard pile can change the round (only Flip Threes and
+   * Second Chances, which would cycle through the piles forever).
+   */
+  stalled() {
+    return this.options.stalled_round === 'end' && !this.discard.some((text) => PROGRESS_KINDS.has(card(text).kind));
   }
 
   setStatus(seat, status) {
@@ -253,6 +277,28 @@ class Game extends CardGame {
     const seats = [];
     for (let seat = 0; seat < this.n; seat++) if (this.seats[seat].status === ACTIVE) seats.push(seat);
     return seats;
+  }
+
+  // A card in play is a cell `{text}`, so that one of two equal cards (two Flip Threes, say) leaves
+  // `in_play` from its own place.
+
+  inPlayTexts() {
+    return this.inPlay.map((cell) => cell.text);
+  }
+
+  putInPlay(text) {
+    const cell = { text };
+    this.inPlay.push(cell);
+    return cell;
+  }
+
+  takeFromPlay(cell) {
+    this.inPlay.splice(this.inPlay.indexOf(cell), 1);
+    return cell.text;
+  }
+
+  discardCell(cell) {
+    this.discard.push(this.takeFromPlay(cell));
   }
 
   /** Draw one card for `seat` and resolve it; `setAside` collects the actions of a Flip Three in progress. */
@@ -279,64 +325,72 @@ class Game extends CardGame {
         player.cards.push(text);
         player.hasChance = true;
       } else {
-        this.inPlay.push(text);
-        yield* this.giveChance(seat, text);
+        yield* this.giveChance(seat, this.putInPlay(text));
       }
     } else if (kind === 'freeze' || kind === 'flip3') {
-      this.inPlay.push(text);
+      const cell = this.putInPlay(text);
       if (setAside !== null) {
-        setAside.push(text);
+        setAside.push(cell);
       } else {
         const target = yield* choose(seat, 'target', this.activeSeats(), text);
-        yield* this.takeEffect(text, target);
+        yield* this.takeEffect(cell, target);
       }
     } else {
       player.cards.push(text); // a modifier
     }
   }
 
-  *giveChance(giver, text) {
+  *giveChance(giver, cell) {
     const options = this.activeSeats().filter((seat) => seat !== giver && !this.seats[seat].hasChance);
     if (!options.length) {
-      this.discardInPlay(text);
+      this.discardCell(cell);
       return;
     }
-    const receiver = this.seats[yield* choose(giver, 'give', options, text)];
-    removeFirst(this.inPlay, text);
-    receiver.cards.push(text);
+    const receiver = this.seats[yield* choose(giver, 'give', options, cell.text)];
+    receiver.cards.push(this.takeFromPlay(cell));
     receiver.hasChance = true;
   }
 
-  *takeEffect(text, seat) {
-    if (text === 'FREEZE') {
-      removeFirst(this.inPlay, text);
-      this.seats[seat].cards.push(text); // the Freeze stays with the frozen player
+  /** A Freeze or Flip Three in play takes effect on `seat`. */
+  *takeEffect(cell, seat) {
+    if (cell.text === 'FREEZE') {
+      this.seats[seat].cards.push(this.takeFromPlay(cell)); // the Freeze stays with the frozen player
       this.setStatus(seat, FROZEN);
     } else {
-      yield* this.flipThree(seat);
+      yield* this.flipThree(seat, cell);
     }
   }
 
-  *flipThree(target) {
+  *flipThree(target, cell) {
     const player = this.seats[target];
     const setAside = [];
     for (let i = 0; i < 3 && player.status === ACTIVE; i++) yield* this.dealTo(target, 'flip3', setAside);
-    this.discardInPlay('FLIP3');
-    if (!setAside.length) return;
-    if (player.status === ACTIVE || this.options.set_aside_on_bust === 'pass_to_other_active') {
+    const assigned = setAside.length > 0 && (player.status === ACTIVE || this.options.set_aside_on_bust === 'pass_to_other_active');
+    // Under flip3_card_discard = "after_set_aside" the card stays in play while its set-aside cards act.
+    const staysInPlay = assigned && this.options.flip3_card_discard === 'after_set_aside';
+    if (!staysInPlay) this.discardCell(cell);
+    if (assigned) {
       yield* this.assign(target, setAside);
+      if (staysInPlay) this.discardCell(cell);
     } else {
-      for (const text of setAside) this.discardInPlay(text);
+      for (const aside of setAside) this.discardCell(aside);
     }
   }
 
-  /** Set-aside cards are all assigned, in draw order, before any of them takes effect. */
+  /**
+   * The set-aside cards of a Flip Three, in draw order: all assigned before any takes effect, or under
+   * `set_aside_resolution = "resolve_each"` each taking effect once assigned, before the next is assigned.
+   */
   *assign(chooser, setAside) {
+    if (this.options.set_aside_resolution === 'resolve_each') {
+      for (const cell of setAside) yield* this.takeEffect(cell, yield* choose(chooser, 'assign', this.activeSeats(), cell.text));
+      return;
+    }
     const receivers = [];
-    for (const text of setAside) receivers.push(yield* choose(chooser, 'assign', this.activeSeats(), text));
+    for (const cell of setAside) receivers.push(yield* choose(chooser, 'assign', this.activeSeats(), cell.text));
     for (let i = 0; i < setAside.length; i++) {
       if (this.seats[receivers[i]].status === ACTIVE) yield* this.takeEffect(setAside[i], receivers[i]);
-      else this.discardInPlay(setAside[i]);
+      else this.discardCell(setAside[i]);
     }
   }
 }

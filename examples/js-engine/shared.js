@@ -165,8 +165,8 @@ function* choose(player, kind, options, cardText) {
 }
 
 /**
- * The frame of a game, as generator code: a subclass gives `playRound`, `newSeat`, `roundScore(player)`
- * and `draw`, may add to the other steps, and calls `start()` once its own fields are set.
+ * The frame of a game, as generator code: a subclass gives `playRound`, `newSeat` and `roundScore(player)`,
+ * may add to the other steps, and calls `start()` once its own fields are set.
  */
 class CardGame {
   /**
@@ -243,7 +243,7 @@ class CardGame {
       dealer: this.dealer,
       draw_pile: this.pile.length - this.top,
       discard_pile: this.discard.length,
-      in_play: this.inPlay.slice(),
+      in_play: this.inPlayTexts(),
       players: this.seats.map((p, seat) => ({
         cards: p.cards.slice(),
         status: p.status,
@@ -314,8 +314,13 @@ class CardGame {
       for (const text of player.cards) this.discard.push(text);
       player.cards = [];
     }
-    for (const text of this.inPlay) this.discard.push(text);
+    for (const text of this.inPlayTexts()) this.discard.push(text);
     this.inPlay = [];
+  }
+
+  /** The texts of the cards in play, in the order revealed. */
+  inPlayTexts() {
+    return this.inPlay.slice();
   }
 
   gameEnded() {
@@ -330,6 +335,31 @@ class CardGame {
   }
 
   // ---- the piles ----
+
+  /**
+   * The top card of the draw pile. A draw from an empty pile reshuffles the discard pile first, or ends
+   * the round (ROUND_OVER) when there is nothing to reshuffle; under `reshuffle_moment = "when_emptied"`
+   * a draw that takes the last card also reshuffles at once, before the card drawn takes effect.
+   */
+  draw() {
+    if (this.top === this.pile.length) {
+      if (!this.canReshuffle()) throw ROUND_OVER;
+      this.reshuffle();
+    }
+    const text = this.pile[this.top++];
+    if (this.options.reshuffle_moment === 'when_emptied' && this.top === this.pile.length && this.canReshuffle()) this.reshuffle();
+    return text;
+  }
+
+  /** Whether the discard pile may become the draw pile: it holds cards, and they can still change the round. */
+  canReshuffle() {
+    return this.discard.length > 0 && !this.stalled();
+  }
+
+  /** Whether the discard pile holds only cards that cannot change the round (a game's rule; none by default). */
+  stalled() {
+    return false;
+  }
 
   reshuffle() {
     // Only the discard pile is shuffled: table and in-play cards stay where they are.

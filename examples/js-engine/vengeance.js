@@ -123,6 +123,10 @@ const DEFAULT_OPTIONS = Object.freeze({
   stay_minimum: 'none',
   negative_scores: false,
   brutal_mode: false,
+  reshuffle_moment: 'when_needed',
+  brutal_busted_modifier: 'from_zero',
+  brutal_flip7_target: 'any_seat',
+  halve_order: 'numbers_then_minus',
 });
 
 /** The Vengeance presets: each one's option values (over the defaults) and deck composition. */
@@ -138,6 +142,7 @@ const PRESETS = Object.freeze({
       discard_chooser: 'victim',
       discard_self: false,
       flip4_self: false,
+      halve_order: 'whole_total',
     }),
     deck: VENGEANCE_BASIC_DECK,
   }),
@@ -165,13 +170,29 @@ const OPTIONS = Object.freeze({
   stay_minimum: { values: ['none', 'one_card', 'two_numbers'] },
   negative_scores: { values: [false, true] },
   brutal_mode: { values: [false, true] },
+  reshuffle_moment: { values: ['when_needed', 'when_emptied'] },
+  brutal_busted_modifier: { values: ['from_zero', 'no_effect'] },
+  brutal_flip7_target: { values: ['any_seat', 'in_round'] },
+  halve_order: { values: ['numbers_then_minus', 'whole_total'] },
 });
 
-// Options of the base game only: a Vengeance ruleset that sets them is malformed, not unsupported.
-const BASE_GAME_ONLY_OPTIONS = new Set(['second_chance_ends_turn', 'set_aside_on_bust']);
+// The options of the base game only, with their default values. A Vengeance ruleset may list one at that
+// value, which changes nothing (a ruleset written out in full does); any other value makes it malformed.
+const BASE_GAME_ONLY_DEFAULTS = Object.freeze({
+  second_chance_ends_turn: true,
+  set_aside_on_bust: 'discard',
+  stalled_round: 'end',
+  flip3_card_discard: 'after_draws',
+  set_aside_resolution: 'assign_all_first',
+  deal_after_flip3_cards: 'hit_or_stay',
+  round_limit: 0,
+});
 
 function checkVengeanceOption(name, value) {
-  if (BASE_GAME_ONLY_OPTIONS.has(name)) throw new RulesError(`option ${name} applies to the base game only, not Vengeance`);
+  if (Object.hasOwn(BASE_GAME_ONLY_DEFAULTS, name)) {
+    if (value === BASE_GAME_ONLY_DEFAULTS[name]) return;
+    throw new RulesError(`option ${name} applies to the base game only, not Vengeance (got ${JSON.stringify(value)})`);
+  }
   checkOption(OPTIONS, name, value);
 }
 
@@ -230,11 +251,22 @@ function flip7Count(cards, options) {
   return values.size + (options.flip7_two_13s === 'count_both' && thirteens > 1 ? 1 : 0);
 }
 
+/** `score` halved once per /2, each time rounded down (toward minus infinity: -7 halves to -4). */
+function halve(score, halvings) {
+  for (let i = 0; i < halvings; i++) score = Math.floor(score / 2);
+  return score;
+}
+
 /**
- * The round score of a player holding `cards` when a Vengeance round ends: the sum of the Number values,
- * halved (rounded down) by each /2, minus the -N cards, floored at 0 unless negative scores are allowed
- * (option negative_scores, or Brutal Mode), plus the Flip 7 bonus; a holder of The Zero without a Flip 7
- * scores 0, and so does a busted player.
+ * The round score of a player holding `cards` when a Vengeance round ends.
+ *
+ * Not busted: the Numbers, the /2 cards and the -N cards combined in the order of option `halve_order`
+ * ("numbers_then_minus": the Number sum halved, minus the -N cards, floored at 0, plus the Flip 7 bonus;
+ * "whole_total": the Number sum minus the -N cards plus the Flip 7 bonus, then halved), floored at 0
+ * unless negative scores are allowed (option negative_scores, or Brutal Mode); a holder of The Zero
+ * without a Flip 7 scores 0.
+ * Busted: 0, except in Brutal Mode under `brutal_busted_modifier = "from_zero"`, where the Modifiers
+ * apply to a base of 0 in the same order, with no bonus, no floor and no effect of The Zero.
  * @param {string[]} cards card texts (read laxly), in any order
  * @param {boolean} busted
  * @param {{options: object}} [rules] from {@link rulesFromJson}; the `vengeance` preset by default
@@ -243,7 +275,8 @@ function flip7Count(cards, options) {
  */
 function scoreHand(cards, busted, rules = DEFAULT_RULES) {
   const options = rules.options;
-  if (busted) return 0;
+  const fromZero = options.brutal_mode && options.brutal_busted_modifier === 'from_zero';
+  if (busted && !fromZero) return 0;
   let sum = 0;
   let halvings = 0;
   let minus = 0;
@@ -259,12 +292,13 @@ function scoreHand(cards, busted, rules = DEFAULT_RULES) {
       minus += c.value;
     }
   }
-  let score = sum;
-  for (let i = 0; i < halvings; i++) score = Math.floor(score / 2);
-  score -= minus;
-  if (!options.negative_scores && !options.brutal_mode) score = Math.max(0, score);
-  if (flip7Count(cards, options) >= FLIP7_SIZE) return score + options.flip7_bonus;
-  return zero ? 0 : score;
+  const wholeTotal = options.halve_order === 'whole_total';
+  if (busted) return wholeTotal ? halve(0 - minus, halvings) : 0 - minus; // halving a base of 0 leaves 0
+  const flip7 = flip7Count(cards, options) >= FLIP7_SIZE;
+  const bonus = flip7 ? options.flip7_bonus : 0;
+  const floor = (score) => (options.negative_scores || options.brutal_mode ? score : Math.max(0, score));
+  const score = wholeTotal ? floor(halve(sum - minus + bonus, halvings)) : floor(halve(sum, halvings) - minus) + bonus;
+  return zero && !flip7 ? 0 : score;
 }
 
 // ---- card references -----------------------------------------------------------------------------
@@ -321,7 +355,7 @@ class VengeanceGame extends CardGame {
     return options.find((o) => sameJson(o, choice));
   }
 
-  /** A player's round score as it stands: 0 if busted. */
+  /** A player's round score as it stands (see {@link scoreHand}). */
   roundScore(player) {
     return scoreHand(player.cards, player.status === BUSTED, this.rules);
   }
@@ -381,8 +415,11 @@ class VengeanceGame extends CardGame {
   /** Brutal Mode: each Flip 7 of the round, in order, takes the bonus (own seat) or 15 off another seat. */
   *afterRound() {
     if (!this.options.brutal_mode) return;
+    const inRound = this.options.brutal_flip7_target === 'in_round';
     for (const seat of this.flip7Seats) {
-      const target = yield* choose(seat, 'target', this.allSeats, null);
+      // Under "in_round" only the player's own seat and the players who have not busted can be aimed at.
+      const seats = inRound ? this.allSeats.filter((s) => s === seat || this.seats[s].status !== BUSTED) : this.allSeats;
+      const target = yield* choose(seat, 'target', seats, null);
       this.brutalTargets.push([seat, target]);
     }
   }
@@ -396,16 +433,6 @@ class VengeanceGame extends CardGame {
       scores[target] -= bonus;
     }
     return scores;
-  }
-
-  // ---- the deck ----
-
-  draw() {
-    if (this.top === this.pile.length) {
-      if (!this.discard.length) throw ROUND_OVER; // nothing left to draw from
-      this.reshuffle();
-    }
-    return this.pile[this.top++];
   }
 
   // ---- players and rows ----

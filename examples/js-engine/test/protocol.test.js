@@ -18,12 +18,32 @@ test('hello declares the protocol, rulesets, levels and options', () => {
   const { seq, result } = ask(new Session(), { seq: 0, cmd: 'hello', protocol: 1 });
   assert.equal(seq, 0);
   assert.equal(result.protocol, 1);
-  assert.deepEqual(result.rulesets, ['flip7', 'flip7-no-deal', 'vengeance', 'vengeance-basic']);
+  assert.deepEqual(result.rulesets, ['flip7', 'flip7-no-deal', 'flip7-challenge', 'vengeance', 'vengeance-basic']);
   assert.deepEqual(result.options.discard_chooser, ['resolver', 'victim']);
   assert.deepEqual(result.levels, ['scoring', 'round', 'game', 'legal']);
   assert.deepEqual(result.options.set_aside_on_bust, ['discard', 'pass_to_other_active']);
   assert.equal(result.options.target_score, 'any');
   assert.equal(result.decks, true);
+});
+
+test('hello declares every value of the reading options, defaults first', () => {
+  const { result } = ask(new Session(), { seq: 0, cmd: 'hello', protocol: 1 });
+  assert.deepEqual(result.options.reshuffle_moment, ['when_needed', 'when_emptied']);
+  assert.deepEqual(result.options.stalled_round, ['end', 'reshuffle']);
+  assert.deepEqual(result.options.flip3_card_discard, ['after_draws', 'after_set_aside']);
+  assert.deepEqual(result.options.set_aside_resolution, ['assign_all_first', 'resolve_each']);
+  assert.deepEqual(result.options.deal_after_flip3_cards, ['hit_or_stay', 'deal_anyway']);
+  assert.equal(result.options.round_limit, 'any');
+  assert.deepEqual(result.options.brutal_busted_modifier, ['from_zero', 'no_effect']);
+  assert.deepEqual(result.options.brutal_flip7_target, ['any_seat', 'in_round']);
+  assert.deepEqual(result.options.halve_order, ['numbers_then_minus', 'whole_total']);
+});
+
+test('an option of the other game: a Vengeance option in a base-game ruleset is skipped, the reverse is an error', () => {
+  const session = new Session();
+  assert.ok(ask(session, { seq: 1, cmd: 'score', ruleset: { base: 'flip7', options: { halve_order: 'whole_total' } }, cards: ['5'], busted: false }).skipped);
+  assert.match(ask(session, { seq: 2, cmd: 'score', ruleset: { base: 'vengeance', options: { stalled_round: 'reshuffle' } }, cards: ['5'], busted: false }).errored.message, /base game only/);
+  assert.deepEqual(ask(session, { seq: 3, cmd: 'score', ruleset: { base: 'vengeance', options: { brutal_mode: true } }, cards: ['5', '-6', '5'], busted: true }), { seq: 3, result: { score: -6 } });
 });
 
 test('start and decide reply with observations', () => {

@@ -276,3 +276,103 @@ test('nothing left to draw ends the round; the next reshuffle takes the discard 
   assert.deepEqual(obs.players.map((p) => p.total), [1, 2, 3]);
   assert.deepEqual(obs.players.map((p) => p.cards), [['1'], ['3'], ['2']]); // Dealer 0 now: seats 1, 2, 0
 });
+
+// ---- halve_order -----------------------------------------------------------------------------------
+
+test('halve_order "numbers_then_minus": the /2 halves the Numbers, then the -N cards subtract, then the bonus', () => {
+  const options = { halve_order: 'numbers_then_minus' };
+  assert.equal(scoreHand(['3', '11', '5', '7', '10', '8', '4', '/2', '-4'], false, rules(options)), 35); // 48/2 - 4 + 15
+  assert.equal(scoreHand(['9', '-4', '/2'], false, rules(options)), 0); // 9/2 = 4, minus 4
+});
+
+test('halve_order "whole_total": Numbers minus the -N cards plus the bonus, then halved, then the floor', () => {
+  const options = { halve_order: 'whole_total' };
+  assert.equal(scoreHand(['3', '11', '5', '7', '10', '8', '4', '/2', '-4'], false, rules(options)), 29); // (48 - 4 + 15) / 2 = 29.5
+  assert.equal(scoreHand(['9', '-4', '/2'], false, rules(options)), 2); // (9 - 4) / 2 = 2.5
+  assert.equal(scoreHand(['13', '12', '/2', '/2'], false, rules(options)), 6); // 25, 12, 6
+  assert.equal(scoreHand(['3', '-10', '/2'], false, rules(options)), 0); // -7 halves to -4, floored at 0
+  assert.equal(scoreHand(['3', '-10', '/2'], false, rules({ ...options, negative_scores: true })), -4); // toward minus infinity
+  assert.equal(scoreHand(['ZERO', '12', '/2'], false, rules(options)), 0); // The Zero still wins out
+});
+
+test('vengeance-basic reads the /2 as halving the whole total', () => {
+  const basic = rulesFromJson('vengeance-basic');
+  assert.equal(basic.options.halve_order, 'whole_total');
+  assert.equal(scoreHand(['9', '-5', '/2'], false, basic), 2); // (9 - 5) / 2; numbers first would give 4 - 5 = -1
+  assert.equal(scoreHand(['9', '-5', '/2'], false, rulesFromJson({ base: 'vengeance-basic', options: { halve_order: 'numbers_then_minus' } })), -1);
+});
+
+// ---- Brutal Mode: brutal_busted_modifier, brutal_flip7_target --------------------------------------
+
+test('brutal_busted_modifier "from_zero": a busted row scores its Modifiers on a base of 0, with no floor', () => {
+  const options = { brutal_mode: true, brutal_busted_modifier: 'from_zero' };
+  assert.equal(scoreHand(['9', '-10', '9'], true, rules(options)), -10);
+  assert.equal(scoreHand(['9', '-10', '/2', '9'], true, rules(options)), -10); // half of 0 is 0, then -10
+  assert.equal(scoreHand(['9', '-10', '/2', '9'], true, rules({ ...options, halve_order: 'whole_total' })), -5); // -10 halved
+  assert.equal(scoreHand(['9', '-6', '/2', '-2', '/2', '9'], true, rules({ ...options, halve_order: 'whole_total' })), -2); // -8, -4, -2
+  assert.equal(scoreHand(['9', '9'], true, rules(options)), 0);
+  // It is the default, and it needs Brutal Mode.
+  assert.equal(scoreHand(['9', '-10', '9'], true, rules({ brutal_mode: true })), -10);
+  assert.equal(scoreHand(['9', '-10', '9'], true, rules({ brutal_busted_modifier: 'from_zero' })), 0);
+});
+
+test('brutal_busted_modifier "no_effect": a busted player scores 0 whatever Modifiers they hold', () => {
+  assert.equal(scoreHand(['9', '-10', '/2', '9'], true, rules({ brutal_mode: true, brutal_busted_modifier: 'no_effect' })), 0);
+});
+
+test('Brutal Mode: a Modifier given to a busted player counts under "from_zero", not under "no_effect"', () => {
+  // Deal (Dealer 2): seats 0, 1, 2 get 5, 9, 8. Seat 0 hits a 5 and busts; seat 1 hits the -4 and gives it
+  // to seat 0; seats 2 and 1 stay.
+  const prefix = ['5', '9', '8', '5', '-4'];
+  const choices = ['hit', 'hit', 0];
+  const fromZero = play(stackedGame(prefix, { ruleset: { base: 'vengeance', options: { brutal_mode: true } } }), ...choices);
+  assert.deepEqual(fromZero.observation().players[0], { cards: ['5', '5', '-4'], status: 'busted', round_score: -4, total: 0 });
+  play(fromZero, 'stay', 'stay');
+  assert.deepEqual(fromZero.observation().players.map((p) => p.total), [-4, 9, 8]);
+  const noEffect = play(stackedGame(prefix, { ruleset: { base: 'vengeance', options: { brutal_mode: true, brutal_busted_modifier: 'no_effect' } } }), ...choices, 'stay', 'stay');
+  assert.deepEqual(noEffect.observation().players.map((p) => p.total), [0, 9, 8]);
+});
+
+test('brutal_flip7_target: "any_seat" offers every seat, "in_round" only the own seat and the players not busted', () => {
+  // Deal (Dealer 2): 1, 9, 8. Seat 0 hits the 2, seat 1 hits a 9 and busts, seat 2 stays, and seat 0 hits
+  // 3 4 5 6 10: seven different Numbers, 31 points.
+  const prefix = ['1', '9', '8', '2', '9', '3', '4', '5', '6', '10'];
+  const choices = ['hit', 'hit', 'stay', 'hit', 'hit', 'hit', 'hit', 'hit'];
+  const brutal = (target) => ({ base: 'vengeance', options: { brutal_mode: true, brutal_flip7_target: target } });
+  const anySeat = play(stackedGame(prefix, { ruleset: brutal('any_seat') }), ...choices);
+  assert.deepEqual(anySeat.pending, { player: 0, kind: 'target', card: null, options: [0, 1, 2] });
+  const inRound = play(stackedGame(prefix, { ruleset: brutal('in_round') }), ...choices);
+  assert.deepEqual(inRound.pending, { player: 0, kind: 'target', card: null, options: [0, 2] });
+  inRound.decide(2);
+  assert.deepEqual(inRound.observation().players.map((p) => p.total), [31, 0, 8 - 15]);
+});
+
+// ---- reshuffle_moment ------------------------------------------------------------------------------
+
+test('reshuffle_moment: "when_emptied" reshuffles as the last card is taken, "when_needed" at the next draw', () => {
+  // Round 1 (Dealer 2): 1 2 3 dealt to seats 0, 1, 2; seat 0 hits the 4; all stay. Round 2 (Dealer 0):
+  // 5 6 7 dealt to seats 1, 2, 0; seat 1 hits the 8, the last card, with the 4 cards of round 1 discarded.
+  const deck = { 1: 1, 2: 1, 3: 1, 4: 1, 5: 1, 6: 1, 7: 1, 8: 1 };
+  const prefix = ['1', '2', '3', '4', '5', '6', '7', '8'];
+  const choices = ['hit', 'stay', 'stay', 'stay', 'hit'];
+  const game = (moment) => play(stackedGame(prefix, { ruleset: { name: 'eight', base: 'vengeance', options: { reshuffle_moment: moment }, deck }, reshuffles: [['4', '3', '2', '1']] }), ...choices);
+  const piles = (g) => [g.observation().draw_pile, g.observation().discard_pile];
+  const needed = game('when_needed');
+  assert.deepEqual([needed.observation().round, ...piles(needed)], [2, 0, 4]);
+  const emptied = game('when_emptied');
+  assert.deepEqual([emptied.observation().round, ...piles(emptied)], [2, 4, 0]);
+  for (const g of [needed, emptied]) {
+    g.decide('hit'); // seat 2 takes the top card of the reshuffled pile
+    assert.deepEqual(rows(g), [['7'], ['5', '8'], ['6', '4']]);
+  }
+});
+
+test('the base-game-only options: their default value changes nothing in a Vengeance ruleset, another is an error', () => {
+  const others = [['stalled_round', 'reshuffle'], ['flip3_card_discard', 'after_set_aside'], ['set_aside_resolution', 'resolve_each'], ['deal_after_flip3_cards', 'deal_anyway'], ['round_limit', 4]];
+  for (const [name, value] of others) assert.throws(() => rulesFromJson({ base: 'vengeance', options: { [name]: value } }), RulesError, name);
+  const defaults = { stalled_round: 'end', flip3_card_discard: 'after_draws', set_aside_resolution: 'assign_all_first', deal_after_flip3_cards: 'hit_or_stay', round_limit: 0 };
+  // Written out in full, the ruleset plays as the preset: after four rounds of staying on the deal card the
+  // game goes on (no round limit).
+  const game = play(stackedGame(['1', '2', '3'], { ruleset: { base: 'vengeance', options: defaults } }), ...new Array(12).fill('stay'));
+  assert.deepEqual([game.observation().round, game.observation().over], [5, false]);
+});
