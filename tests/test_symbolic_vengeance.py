@@ -570,6 +570,8 @@ VENGEANCE_CASES = {
     "MR-V-BONUS-HALVED": ("ZERO 1 2 3 4 5 6 /2", 25, 18),
     # 4 / 2 = 2, -2 = 0; (4 - 2) / 2 = 1
     "MR-V-MALUS-BEFORE-HALVE": ("4 -2 /2", 0, 1),
+    # the same hand halving the whole total: (4 - 2 + 0) / 2 = 1
+    "MR-V-HALVE-WHOLE-TOTAL": ("4 -2 /2", 0, 1),
     # 0 - 2 = -2, floored to 0
     "MR-V-NO-FLOOR": ("-2", 0, -2),
     # 21 / 2 = 10, -4-8 gives -2, floored to 0, +15 = 15; floored after the bonus: -2 + 15 = 13

@@ -5,8 +5,8 @@ Each misreading is a :class:`Reading`: the ruleset's own scoring rule (:func:`ru
 V-HALVE-WHOLE-TOTAL under ``halve_order = "whole_total"``, with Brutal Mode's busted Modifiers as
 ``brutal_busted_modifier`` says) with one step read differently (÷2 rounding up, the -N cards taken before
 halving, The Zero ignored, the other halving order, ...). A misreading that is the ruleset's own reading (the
--N cards or the bonus halved, under ``whole_total``) is left out of that ruleset's list. A reading is evaluated twice from
-the same parameters: in Python on a concrete hand (:func:`reading_score`) and as a z3 term over the
+-N cards or the bonus halved, under ``whole_total``) is left out of that ruleset's list. A reading is
+evaluated twice from the same parameters: in Python on a concrete hand (:func:`reading_score`) and as a z3 term over the
 Vengeance model (:func:`reading_term`); the tests check that the two agree. For each misreading z3 finds a
 hand with the fewest cards on which its score differs from the specification's (every smaller size is proved
 to have none) and, among those, one that also tells it from as many other misreadings as possible. The

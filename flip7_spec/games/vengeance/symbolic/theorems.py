@@ -414,9 +414,8 @@ def vengeance_theorems(domain: VengeanceDomain, brutal: bool = False) -> list[VT
             "VT-LUCKY13-PAIR", f"A Lucky 13 pair scores both 13s ({2 * pair}) and counts {count} toward the "
             "seven values.", ("V-LUCKY13-PAIR", "V-LUCKY13-FLIP7", "V-SCORE"), _lucky_pair))
     most = ("V-SCORE", "V-FLIP7", *(("V-LUCKY13-PAIR",) if pair is not None else ()))
-    least = ("V-SCORE", "V-SCORE-BUST", "V-SCORE-FLOOR" if domain.floor else negative)
-    if domain.bust_modifiers:
-        least = (*least, "V-BRUTAL-MOD-BUSTED")
+    busts = "V-BRUTAL-MOD-BUSTED" if domain.bust_modifiers else "V-SCORE-BUST"
+    least = ("V-SCORE", busts, "V-SCORE-FLOOR" if domain.floor else negative)
     order = ("V-HALVE-WHOLE-TOTAL",) if whole else ()
     theorems += [
         VTheorem("VT-UNLUCKY7-IS-SEVEN", "The Unlucky 7 scores and counts as a 7: a hand scores the same "
