@@ -27,6 +27,7 @@ from flip7_spec.games.vengeance.symbolic.misreadings import (
     VengeanceMisreading,
     reading_score,
     reading_term,
+    ruleset_reading,
     vengeance_misreadings,
 )
 from flip7_spec.games.vengeance.symbolic.model import (
@@ -41,6 +42,7 @@ from flip7_spec.games.vengeance.symbolic.theorems import (
     VengeanceTheorems,
     check_against_scorer,
     prove_on_model,
+    vengeance_theorems,
 )
 from flip7_spec.play import check_hand, round_score, score
 from flip7_spec.rulesets import Ruleset, preset, ruleset_from_json
@@ -54,6 +56,8 @@ BASIC = preset("vengeance-basic")
 BRUTAL = V.with_options(brutal_mode=True)
 BOTH = V.with_options(flip7_two_13s="count_both")
 PLAIN = V.with_options(special_numbers=False)
+BRUTAL_WHOLE = BRUTAL.with_options(halve_order="whole_total")
+BRUTAL_NO_EFFECT = BRUTAL.with_options(brutal_busted_modifier="no_effect")
 
 # A small Vengeance deck with every scoring feature: The Zero (the only 0), the Unlucky 7 with one regular 7,
 # the Lucky 13 with one regular 13, eight values (so a Flip 7 can leave one out), two /2 in one deck, and an
@@ -87,6 +91,10 @@ VARIANTS: dict[str, tuple[Ruleset, int | None]] = {
     "small-both": (SMALL.with_options(flip7_two_13s="count_both"), None),
     "small-plain": (SMALL.with_options(special_numbers=False), None),
     "small-two-decks": (SMALL.with_options(players_per_deck=3), 4),
+    "small-whole": (SMALL.with_options(halve_order="whole_total"), None),
+    "small-whole-negative": (SMALL.with_options(halve_order="whole_total", negative_scores=True), None),
+    "small-brutal-whole": (SMALL.with_options(brutal_mode=True, halve_order="whole_total"), None),
+    "small-brutal-no-effect": (SMALL.with_options(brutal_mode=True, brutal_busted_modifier="no_effect"), None),
 }
 
 
@@ -259,8 +267,8 @@ def test_model_agrees_with_round_score_on_every_hand_of_small_decks(name: str) -
     agreement = compare_with_scorer(domain, ruleset, round_score)
     assert agreement.whole and agreement.hands == domain.size()
     assert agreement.differences == {}
-    # the official reading of the misreadings module is the same rule, written once more
-    official = Reading()
+    # the ruleset's own reading in the misreadings module is the same rule, written once more
+    official = ruleset_reading(ruleset)
     model = score_function(domain)
     for point in domain.points():
         assert reading_score(ruleset, domain.cards(point), point.busted, official) == model(point)
@@ -339,8 +347,11 @@ def test_prove_command_proves_both_presets_within_a_minute() -> None:
     official, basic = results_of("vengeance"), results_of("vengeance-basic")
     assert set(official) == COMMON | {"VT-NO-NEGATIVE-SCORE", "VT-FLOOR-BEFORE-BONUS", "VT-ZERO-SCORES-ZERO",
                                       "VT-ZERO-FLIP7", "VT-LUCKY13-PAIR", "VT-UNLUCKY7-IS-SEVEN"}
-    # seed 004 has no special Number and allows negative scores: the floor theorems become negative ones
-    assert set(basic) == COMMON | {"VT-NEGATIVE-SCORE-EXISTS", "VT-FLIP7-UNFLOORED"}
+    # seed 004 has no special Number and allows negative scores: the floor theorems become negative ones; its
+    # /2 halves the whole total, so a -N card is halved with the Numbers and a /2 halves a negative score
+    # toward 0 (VT-MALUS-EXACT, VT-HALVE-NEVER-RAISES and VT-HALVE-NUMBERS-ONLY no longer hold)
+    assert set(basic) == (COMMON - {"VT-MALUS-EXACT", "VT-HALVE-NEVER-RAISES", "VT-HALVE-NUMBERS-ONLY"}) | {
+        "VT-NEGATIVE-SCORE-EXISTS", "VT-FLIP7-UNFLOORED", "VT-MALUS-BEFORE-HALVING", "VT-HALVE-HALVES-SCORE"}
     # round_score agrees with the model on the whole vengeance-basic domain, and on the covering sub-domain of
     # vengeance (the whole one has 2.6 million hands; see test_domain_sizes_follow_from_the_decks)
     covering = domain_of(V).covering_size()
@@ -352,7 +363,8 @@ def test_prove_command_proves_both_presets_within_a_minute() -> None:
 @functools.cache
 def model_report(name: str) -> dict[str, Any]:
     """The theorems of an option variant of vengeance, proved of the model only, by id."""
-    ruleset = {"brutal": BRUTAL, "both": BOTH, "plain": PLAIN}[name]
+    ruleset = {"brutal": BRUTAL, "both": BOTH, "plain": PLAIN, "brutal-whole": BRUTAL_WHOLE,
+               "brutal-no-effect": BRUTAL_NO_EFFECT}[name]
     report = VengeanceTheorems(ruleset).prove(scorer=None)
     assert report.ok, [(r.id, r.status, r.detail) for r in report.results if not r.proved]
     return {r.id: r for r in report.results}
@@ -368,8 +380,9 @@ def test_exact_bounds_with_witnesses() -> None:
     bounds = {
         ("vengeance", "VT-MAX"): (98, ["7", "8", "9", "10", "11", "12", "13", "L13"]),
         ("vengeance", "VT-MIN"): (0, []),
-        # vengeance-basic: no Lucky 13: 13+12+11+10+9+8+7 = 70, +15 = 85; lowest: no Number and every malus,
-        # 0 - (3 x 5 + 2 x 10) = -35
+        # vengeance-basic: no Lucky 13: 13+12+11+10+9+8+7 = 70, +15 = 85 (a /2 would halve the whole 85);
+        # lowest: no Number and every malus, 0 - (3 x 5 + 2 x 10) = -35 (with the /2 too, -35 halves toward 0,
+        # to -18; a bust scores 0 outside Brutal Mode)
         ("vengeance-basic", "VT-MAX"): (85, ["7", "8", "9", "10", "11", "12", "13"]),
         ("vengeance-basic", "VT-MIN"): (-35, ["-5", "-5", "-5", "-10", "-10"]),
     }
@@ -379,9 +392,14 @@ def test_exact_bounds_with_witnesses() -> None:
         ruleset = V if name == "vengeance" else BASIC
         assert round_score(ruleset, cards(" ".join(witness))) == value
     brutal, both = model_report("brutal"), model_report("both")
-    # Brutal Mode: the same highest, 98; the lowest is every -N and no Number: -(2+4+6+8+10) = -30
+    # Brutal Mode: the same highest, 98; the lowest is every -N and no Number: -(2+4+6+8+10) = -30. A busted
+    # row scores its Modifiers from 0 and reaches -30 too, with more cards (two Numbers of one value besides)
     assert (brutal["VT-MAX"].value, brutal["VT-MIN"].value) == (98, -30)
     assert brutal["VT-MIN"].hands[0].cards == ["-2", "-4", "-6", "-8", "-10"]
+    assert round_score(BRUTAL, cards("2 -2 -4 -6 -8 -10 2"), busted=True) == -30
+    # halving the whole total changes neither bound: no /2 is held at either, and a /2 halves -30 toward 0
+    whole = model_report("brutal-whole")
+    assert (whole["VT-MAX"].value, whole["VT-MIN"].value) == (98, -30)
     # counting the pair twice, a Flip 7 with it has five other values: 13+13+12+11+10+9+8 = 76, +15 = 91
     assert both["VT-MAX"].value == 91
     assert both["VT-MAX"].hands[0].cards == ["8", "9", "10", "11", "12", "13", "L13"]
@@ -468,12 +486,17 @@ def small_proofs(name: str) -> tuple[Any, ...]:
                     "V-LUCKY13-FLIP7", "V-SPECIAL-NUMBERS", "V-MOD-NO-BUST", "V-SCORE-BUST",
                     "V-TWO-DECKS-EFFECTS", "V-BRUTAL-NEGATIVE")
 def test_every_misreading_that_shows_breaks_a_theorem() -> None:
-    # each misreading is checked on the first small-deck variant where some hand shows it
+    # each misreading is checked on the first small-deck variant where it is one and some hand shows it
     never = []
-    for wrong in vengeance_misreadings(SMALL):
-        for name in ("small", "small-brutal", "small-both"):
+    tried = ("small", "small-brutal", "small-both", "small-whole-negative", "small-brutal-whole",
+             "small-brutal-no-effect")
+    ids = list(dict.fromkeys(m.id for name in tried for m in vengeance_misreadings(VARIANTS[name][0])))
+    for wrong_id in ids:
+        for name in tried:
             ruleset, players = VARIANTS[name]
-            scorer = misreading(ruleset, wrong.id).score
+            if wrong_id not in {m.id for m in vengeance_misreadings(ruleset)}:
+                continue
+            scorer = misreading(ruleset, wrong_id).score
             agreement = compare_with_scorer(domain_of(ruleset, players), ruleset, scorer)
             if agreement.agrees:
                 continue
@@ -482,12 +505,14 @@ def test_every_misreading_that_shows_breaks_a_theorem() -> None:
             statuses = {t.id: check_against_scorer(t, proof, agreement, ruleset, scorer, 5_000)[0]
                         for t, proof in proofs}
             broken = [tid for tid, status in statuses.items() if status == COUNTEREXAMPLE]
-            assert broken, (name, wrong.id)
+            assert broken, (name, wrong_id)
             break
         else:
-            never.append(wrong.id)
-    # rounding toward zero is rounding down for the Number sum, which is never negative
-    assert never == ["MR-V-HALVE-TOWARD-ZERO"]
+            never.append(wrong_id)
+    # rounding toward zero is rounding down for a Number sum, which is never negative, but the whole total of
+    # small-whole-negative can be odd and negative (1 - 2 = -1 with a /2: -1 rounded down, 0 toward zero);
+    # every misreading shows on some variant
+    assert never == []
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -513,14 +538,19 @@ def test_misreading_terms_match_their_python_rules(name: str) -> None:
 
 
 @pytest.mark.clause("V-SCORE", "V-SCORE-FLOOR", "V-BRUTAL-NEGATIVE")
-@pytest.mark.parametrize("ruleset", [V, BASIC, BRUTAL], ids=["vengeance", "vengeance-basic", "brutal"])
-def test_the_official_reading_is_the_model(ruleset: Ruleset) -> None:
-    # z3 proves, over the whole domain, that the misreadings' official baseline is the model's score
+@pytest.mark.parametrize("ruleset", [V, BASIC, BRUTAL, BRUTAL_WHOLE, BRUTAL_NO_EFFECT],
+                         ids=["vengeance", "vengeance-basic", "brutal", "brutal-whole", "brutal-no-effect"])
+def test_the_ruleset_reading_is_the_model(ruleset: Ruleset) -> None:
+    # z3 proves, over the whole domain, that the misreadings' baseline for the ruleset is the model's score
     ctx = z3.Context()
     hand = VengeanceHand(domain_of(ruleset), ctx)
     solver = z3.Solver(ctx=ctx)
-    solver.add(*hand.constraints(), reading_term(hand, Reading()) != hand.score)
+    solver.add(*hand.constraints(), reading_term(hand, ruleset_reading(ruleset)) != hand.score)
     assert solver.check() == z3.unsat
+    # the official reading is the baseline of the official options only
+    official = ruleset.halve_order == "numbers_then_minus" and not (
+        ruleset.brutal_mode and ruleset.brutal_busted_modifier == "from_zero")
+    assert (ruleset_reading(ruleset) == Reading()) == official
 
 
 @functools.cache
@@ -540,6 +570,8 @@ VENGEANCE_CASES = {
     "MR-V-BONUS-HALVED": ("ZERO 1 2 3 4 5 6 /2", 25, 18),
     # 4 / 2 = 2, -2 = 0; (4 - 2) / 2 = 1
     "MR-V-MALUS-BEFORE-HALVE": ("4 -2 /2", 0, 1),
+    # the same hand halving the whole total: (4 - 2 + 0) / 2 = 1
+    "MR-V-HALVE-WHOLE-TOTAL": ("4 -2 /2", 0, 1),
     # 0 - 2 = -2, floored to 0
     "MR-V-NO-FLOOR": ("-2", 0, -2),
     # 21 / 2 = 10, -4-8 gives -2, floored to 0, +15 = 15; floored after the bonus: -2 + 15 = 13
@@ -558,13 +590,17 @@ VENGEANCE_CASES = {
     # six values and The Zero: 0; the -2 as a seventh card: Flip 7, 15 - 2 = 13, +15 = 28
     "MR-V-MODIFIERS-COUNT-FLIP7": ("ZERO 1 2 3 4 5 -2", 0, 28),
 }
+# vengeance-basic halves the whole total (V-HALVE-WHOLE-TOTAL): the -N cards and the bonus are halved too, so
+# halving them is no misreading there; halving the Numbers only is.
 BASIC_CASES = {
+    # 1 / 2 = 0.5: rounded down 0, up 1
     "MR-V-HALVE-ROUND-UP": ("1 /2", 0, 1),
+    # 3 / 2 = 1.5: rounded down 1, half to even 2
     "MR-V-HALVE-HALF-EVEN": ("3 /2", 1, 2),
-    # 1+...+7 = 28, halved 14, +15 = 29; (28 + 15) / 2 = 21.5, rounded down 21
-    "MR-V-BONUS-HALVED": ("1 2 3 4 5 6 7 /2", 29, 21),
-    # 0 / 2 - 5 = -5; (0 - 5) / 2 = -2.5, rounded down -3
-    "MR-V-MALUS-BEFORE-HALVE": ("-5 /2", -5, -3),
+    # (0 - 5) / 2 = -2.5: rounded down -3, toward zero -2
+    "MR-V-HALVE-TOWARD-ZERO": ("-5 /2", -3, -2),
+    # (0 - 5) / 2 rounded down = -3; halving the Numbers only: 0 / 2 - 5 = -5
+    "MR-V-HALVE-NUMBERS-FIRST": ("-5 /2", -3, -5),
     # negative scores allowed: -5; floored anyway: 0
     "MR-V-ALWAYS-FLOORED": ("-5", -5, 0),
     # 21 - 5 = 16; the -5 as a seventh card: +15 = 31
@@ -667,3 +703,65 @@ def test_theorem_sets_and_misreadings_are_registered_per_game() -> None:
     assert all(isinstance(m, VengeanceMisreading) for m in misreadings_for(BASIC))
     with pytest.raises(SymbolicError):
         misreadings_for(V)[0].symbolic(None)  # type: ignore[arg-type]
+
+
+@pytest.mark.clause("V-HALVE-WHOLE-TOTAL", "V-BRUTAL-MOD-BUSTED", "V-BRUTAL-MOD-BUSTED-NO-EFFECT", "V-BASIC")
+def test_model_follows_halve_order_and_brutal_busted_modifier() -> None:
+    # hands worked out from the readings: whole_total halves Numbers - N + bonus, rounding toward minus
+    # infinity; from_zero scores a busted row's Modifiers on a base of 0, no bonus, no floor
+    examples = [
+        (BASIC, "1 2 -10", False, -7),  # 3 - 10, negative scores allowed
+        (BASIC, "1 2 -10 /2", False, -4),  # -7 / 2 = -3.5, rounded down -4
+        (BASIC, "1 2 3 4 5 6 7 /2", False, 21),  # (28 + 15) / 2 = 21.5, rounded down
+        (V.with_options(halve_order="whole_total"), "1 2 -10 /2", False, 0),  # -4, floored
+        (BRUTAL, "4 -10 4", True, -10),  # busted: 0 - 10
+        (BRUTAL, "4 -10 /2 4", True, -10),  # 0 halved is 0, then -10
+        (BRUTAL_WHOLE, "4 -10 /2 4", True, -5),  # (0 - 10) / 2
+        (BRUTAL_NO_EFFECT, "4 -10 4", True, 0),
+        (BRUTAL, "4 /2 4", True, 0),  # a /2 alone on a bust halves 0
+    ]
+    for ruleset, texts, busted, expected in examples:
+        domain = domain_of(ruleset)
+        point = domain.point(cards(texts), busted)
+        assert score_function(domain)(point) == round_score(ruleset, cards(texts), busted) == expected, texts
+    # Brutal Mode with halving the whole total: the model agrees with round_score on vengeance-basic's whole
+    # domain (the default agreement check covers vengeance's 2.6 million hands by its covering sub-domain)
+    brutal_basic = BASIC.with_options(brutal_mode=True)
+    agreement = compare_with_scorer(domain_of(brutal_basic), brutal_basic, round_score)
+    assert agreement.whole and agreement.agrees
+    # the theorems follow: a bust scores its Modifiers from 0 under from_zero, 0 under no_effect
+    assert "VT-BUST-MODIFIERS" in model_report("brutal") and "VT-BUST-ZERO" not in model_report("brutal")
+    assert "VT-BUST-ZERO" in model_report("brutal-no-effect")
+    assert "VT-HALVE-HALVES-SCORE" in model_report("brutal-whole")
+
+
+@pytest.mark.clause("V-HALVE-WHOLE-TOTAL", "V-SCORE", "V-BASIC")
+def test_numbers_first_theorems_fail_when_the_whole_total_is_halved() -> None:
+    # the official-order theorems, proved of vengeance-basic's model (which halves the whole total), are false:
+    # -5 with a /2 scores (0 - 5) / 2 = -3 (rounded down), above the -5 it scores without the /2
+    domain = domain_of(BASIC)
+    official_order = vengeance_theorems(domain_of(BASIC.with_options(halve_order="numbers_then_minus")))
+    wanted = {"VT-HALVE-NEVER-RAISES", "VT-HALVE-NUMBERS-ONLY", "VT-MALUS-EXACT"}
+    results = {t.id: prove_on_model(t, domain, 20_000) for t in official_order if t.id in wanted}
+    assert set(results) == wanted
+    assert all(r.status == COUNTEREXAMPLE for r in results.values()), results
+    assert round_score(BASIC, cards("-5 /2")) == -3 > round_score(BASIC, cards("-5")) == -5
+
+
+@pytest.mark.clause("V-HALVE-WHOLE-TOTAL", "V-BRUTAL-MOD-BUSTED", "V-BRUTAL-MOD-BUSTED-NO-EFFECT")
+def test_a_declared_reading_is_a_misreading_only_of_the_other_rulesets() -> None:
+    def ids(ruleset: Ruleset) -> set[str]:
+        return {m.id for m in vengeance_misreadings(ruleset)}
+
+    halving = {"MR-V-BONUS-HALVED", "MR-V-MALUS-BEFORE-HALVE", "MR-V-FLOOR-AFTER-BONUS", "MR-V-HALVE-WHOLE-TOTAL"}
+    # under whole_total the -N cards and the bonus are halved, and no bonus comes after the floor
+    assert halving <= ids(V) and not halving & ids(BASIC)
+    assert "MR-V-HALVE-NUMBERS-FIRST" in ids(BASIC) and "MR-V-HALVE-NUMBERS-FIRST" not in ids(V)
+    # Brutal Mode's busted Modifiers: from_zero with the official order is "takes its -N cards"
+    assert "MR-V-BUST-KEEPS-MALUS" not in ids(BRUTAL) and "MR-V-BUST-KEEPS-MALUS" in ids(BRUTAL_WHOLE)
+    assert "MR-V-BRUTAL-BUST-NO-EFFECT" in ids(BRUTAL) and "MR-V-BRUTAL-BUST-FROM-ZERO" in ids(BRUTAL_NO_EFFECT)
+    assert not {"MR-V-BRUTAL-BUST-NO-EFFECT", "MR-V-BRUTAL-BUST-FROM-ZERO"} & ids(V)
+    # the smallest Brutal case: a busted row with one -2 (the second 2 busted it) scores -2; no effect, 0
+    case = {s.misreading.id: s.case for s in search_cases(BRUTAL)}["MR-V-BRUTAL-BUST-NO-EFFECT"]
+    assert case is not None
+    assert (" ".join(case.cards), case.busted, case.expected, case.misreading_score) == ("2 -2 2", True, -2, 0)

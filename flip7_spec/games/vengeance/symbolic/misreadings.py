@@ -1,17 +1,20 @@
 """Plausible misreadings of Flip 7: With a Vengeance scoring, and the smallest hands that tell each from the
 specification.
 
-Each misreading is a :class:`Reading`: the official scoring rule (V-SCORE) with one step read differently
-(÷2 rounding up, the -N cards taken before halving, The Zero ignored, ...). A reading is evaluated twice from
-the same parameters: in Python on a concrete hand (:func:`reading_score`) and as a z3 term over the
+Each misreading is a :class:`Reading`: the ruleset's own scoring rule (:func:`ruleset_reading`: V-SCORE, or
+V-HALVE-WHOLE-TOTAL under ``halve_order = "whole_total"``, with Brutal Mode's busted Modifiers as
+``brutal_busted_modifier`` says) with one step read differently (÷2 rounding up, the -N cards taken before
+halving, The Zero ignored, the other halving order, ...). A misreading that is the ruleset's own reading (the
+-N cards or the bonus halved, under ``whole_total``) is left out of that ruleset's list. A reading is
+evaluated twice from the same parameters: in Python on a concrete hand (:func:`reading_score`) and as a z3 term over the
 Vengeance model (:func:`reading_term`); the tests check that the two agree. For each misreading z3 finds a
 hand with the fewest cards on which its score differs from the specification's (every smaller size is proved
 to have none) and, among those, one that also tells it from as many other misreadings as possible. The
 results are :class:`~flip7_spec.symbolic.misreadings.ScoringCase` values, which the conformance runner sends
 to engines at the ``scoring`` level.
 
-A misreading that no hand of the ruleset exposes (rounding toward zero, since the halved sum is never
-negative; a floor misreading under the other floor option; two /2 cards with one deck) has no case.
+A misreading that no hand of the ruleset exposes (rounding toward zero where only a Number sum, never
+negative, is halved; a floor misreading under the other floor option; two /2 cards with one deck) has no case.
 """
 
 from __future__ import annotations
@@ -62,7 +65,9 @@ class Reading:
     pair counts as the ruleset says, ``once`` or ``twice`` toward Flip 7; ``pair_scores_once``: a Lucky 13
     pair scores 13 once; ``unlucky7``: what the Unlucky 7 scores; ``modifiers_count``: -N and /2 cards count
     toward the seven; ``bust_keeps_malus``: a busted hand still takes its -N cards (floored as the ruleset
-    says).
+    says); ``bust_modifiers``: a busted hand scores its Modifiers from a base of 0, in the reading's order,
+    without a bonus (Brutal Mode's V-BRUTAL-MOD-BUSTED). ``malus_first`` and ``bonus_halved`` together are
+    the whole-total order (V-HALVE-WHOLE-TOTAL).
     """
 
     halve: str = DOWN
@@ -77,6 +82,27 @@ class Reading:
     unlucky7: int = 7
     modifiers_count: bool = False
     bust_keeps_malus: bool = False
+    bust_modifiers: bool = False
+
+    def normalized(self) -> Reading:
+        """The same rule in one canonical form, so two spellings of one rule compare equal."""
+        reading = self
+        if reading.bonus_halved and reading.floor == AFTER_BONUS:
+            reading = replace(reading, floor=AS_RULESET)  # no bonus is added after the halving
+        if reading.bust_modifiers and not reading.malus_first:
+            # a base of 0 halves to 0 whatever the rounding: what is left is the -N cards
+            reading = replace(reading, bust_modifiers=False, bust_keeps_malus=True)
+        if reading.bust_modifiers:
+            reading = replace(reading, bust_keeps_malus=False)
+        return reading
+
+
+def ruleset_reading(ruleset: VengeanceRuleset) -> Reading:
+    """The reading that is ``ruleset``'s own scoring rule: the official one, with the whole-total order under
+    ``halve_order = "whole_total"`` and busted Modifiers from a base of 0 in Brutal Mode's ``from_zero``."""
+    whole = ruleset.halve_order == "whole_total"  # [V-HALVE-WHOLE-TOTAL]
+    from_zero = ruleset.brutal_mode and ruleset.brutal_busted_modifier == "from_zero"  # [V-BRUTAL-MOD-BUSTED]
+    return Reading(malus_first=whole, bonus_halved=whole, bust_modifiers=from_zero)
 
 
 @dataclass(frozen=True)
@@ -104,15 +130,30 @@ def _halve_int(x: int, how: str) -> int:
 
 
 def reading_score(ruleset: VengeanceRuleset, hand: Sequence[Card], busted: bool, reading: Reading) -> int:
-    """The round score ``reading`` gives ``hand`` (with the official :class:`Reading` it is the
-    specification's score, V-SCORE)."""
+    """The round score ``reading`` gives ``hand`` (with :func:`ruleset_reading` it is the specification's
+    score)."""
     floors = not (ruleset.negative_scores or ruleset.brutal_mode)
     malus = sum(c.value for c in hand if c.kind is Kind.SUBTRACT)
 
     def floored(x: int, floor: bool) -> int:
         return max(0, x) if floor else x
 
+    floor = {AS_RULESET: floors, NEVER: False, ALWAYS: True, AFTER_BONUS: floors}[reading.floor]
+    halves = sum(1 for c in hand if c.kind is Kind.HALVE)
+    if not reading.stack:
+        halves = min(halves, 1)
+
+    def arithmetic(number_sum: int, bonus: int) -> int:
+        amount = number_sum - (malus if reading.malus_first else 0) + (bonus if reading.bonus_halved else 0)
+        for _ in range(halves):
+            amount = _halve_int(amount, reading.halve)
+        after = amount - (0 if reading.malus_first else malus)
+        added = 0 if reading.bonus_halved else bonus
+        return floored(after + added, floor) if reading.floor == AFTER_BONUS else floored(after, floor) + added
+
     if busted:
+        if reading.bust_modifiers:
+            return arithmetic(0, 0)
         return floored(-malus, floors) if reading.bust_keeps_malus else 0
     special = ruleset.special_numbers
     numbers = [c for c in hand if c.is_number]
@@ -132,16 +173,7 @@ def reading_score(ruleset: VengeanceRuleset, hand: Sequence[Card], busted: bool,
         toward += sum(1 for c in hand if c.kind in (Kind.SUBTRACT, Kind.HALVE))
     flip7 = toward >= FLIP7_VALUES
     bonus = ruleset.flip7_bonus if flip7 else 0
-    halves = sum(1 for c in hand if c.kind is Kind.HALVE)
-    if not reading.stack:
-        halves = min(halves, 1)
-    floor = {AS_RULESET: floors, NEVER: False, ALWAYS: True, AFTER_BONUS: floors}[reading.floor]
-    amount = number_sum - (malus if reading.malus_first else 0) + (bonus if reading.bonus_halved else 0)
-    for _ in range(halves):
-        amount = _halve_int(amount, reading.halve)
-    after = amount - (0 if reading.malus_first else malus)
-    added = 0 if reading.bonus_halved else bonus
-    result = floored(after + added, floor) if reading.floor == AFTER_BONUS else floored(after, floor) + added
+    result = arithmetic(number_sum, bonus)
     if zero_held and reading.zero != IGNORED and (reading.zero == BEATS_FLIP7 or not flip7):
         result = floored(-malus, floor) if reading.zero == NUMBERS_ONLY else 0
     return result
@@ -195,24 +227,31 @@ def reading_term(h: VengeanceHand, reading: Reading) -> Expr:
     flip7 = toward >= FLIP7_VALUES
     bonus = z3.If(flip7, z3.IntVal(domain.bonus, ctx), zero_int)
     floor = {AS_RULESET: domain.floor, NEVER: False, ALWAYS: True, AFTER_BONUS: domain.floor}[reading.floor]
-    amount = number_sum - (h.malus if reading.malus_first else zero_int) + (bonus if reading.bonus_halved
-                                                                             else zero_int)
     most = sum(m.copies for m in domain.modifiers if m.kind is Kind.HALVE)
-    steps = [amount]
-    for _ in range(most if reading.stack else min(most, 1)):
-        steps.append(_halve_term(steps[-1], reading.halve))
-    halved = steps[0]
-    for k in range(1, len(steps)):
-        held = h.halves == k if reading.stack else h.halves >= k
-        halved = z3.If(held, steps[k], halved)
-    after = halved - (zero_int if reading.malus_first else h.malus)
-    added = zero_int if reading.bonus_halved else bonus
-    result = floored(after + added, floor) if reading.floor == AFTER_BONUS else floored(after, floor) + added
+
+    def arithmetic(number_sum: Expr, bonus: Expr) -> Expr:
+        amount = number_sum - (h.malus if reading.malus_first else zero_int) + (bonus if reading.bonus_halved
+                                                                                 else zero_int)
+        steps = [amount]
+        for _ in range(most if reading.stack else min(most, 1)):
+            steps.append(_halve_term(steps[-1], reading.halve))
+        halved = steps[0]
+        for k in range(1, len(steps)):
+            held = h.halves == k if reading.stack else h.halves >= k
+            halved = z3.If(held, steps[k], halved)
+        after = halved - (zero_int if reading.malus_first else h.malus)
+        added = zero_int if reading.bonus_halved else bonus
+        return floored(after + added, floor) if reading.floor == AFTER_BONUS else floored(after, floor) + added
+
+    result = arithmetic(number_sum, bonus)
     if reading.zero != IGNORED:
         zeroed = floored(-h.malus, floor) if reading.zero == NUMBERS_ONLY else zero_int
         applies = h.zero_held if reading.zero == BEATS_FLIP7 else z3.And(h.zero_held, z3.Not(flip7))
         result = z3.If(applies, zeroed, result)
-    busted = floored(-h.malus, domain.floor) if reading.bust_keeps_malus else zero_int
+    if reading.bust_modifiers:
+        busted = arithmetic(zero_int, zero_int)
+    else:
+        busted = floored(-h.malus, domain.floor) if reading.bust_keeps_malus else zero_int
     return z3.If(h.busted, busted, result)
 
 
@@ -236,22 +275,34 @@ def _misreading(mid: str, text: str, clause: str, source: str, reading: Reading)
 
 
 def vengeance_misreadings(ruleset: VengeanceRuleset) -> list[VengeanceMisreading]:
-    """The misreadings of Vengeance scoring, with the clause each breaks under ``ruleset`` (the floor
-    misreadings name Brutal Mode's clause in Brutal Mode)."""
+    """The misreadings of Vengeance scoring, each a change of :func:`ruleset_reading`, with the clause it
+    breaks under ``ruleset`` (the floor misreadings name Brutal Mode's clause in Brutal Mode). A change that
+    leaves the ruleset's own rule (the -N cards or the bonus halved, under ``halve_order = "whole_total"``)
+    is not a misreading of that ruleset and is left out."""
     negative = "V-BRUTAL-NEGATIVE" if ruleset.brutal_mode else "V-SCORE-FLOOR"
-    official = Reading()
+    official = ruleset_reading(ruleset)
+    whole = ruleset.halve_order == "whole_total"
+    order = "V-HALVE-WHOLE-TOTAL" if whole else "V-SCORE"
+    from_zero = official.bust_modifiers
+    bust_clause = "V-BRUTAL-MOD-BUSTED" if from_zero else "V-SCORE-BUST"
     rows: list[tuple[str, str, str, str, Reading]] = [
-        ("MR-V-HALVE-ROUND-UP", "÷2 rounds up: an odd sum keeps its half point", "V-SCORE",
+        ("MR-V-HALVE-ROUND-UP", "÷2 rounds up: an odd sum keeps its half point", order,
          "engines computing ceil(sum / 2) or (sum + 1) // 2", replace(official, halve=UP)),
-        ("MR-V-HALVE-HALF-EVEN", "÷2 rounds half to even, as Python's round(sum / 2) does", "V-SCORE",
+        ("MR-V-HALVE-HALF-EVEN", "÷2 rounds half to even, as Python's round(sum / 2) does", order,
          "engines rounding the half with the language's round()", replace(official, halve=HALF_EVEN)),
-        ("MR-V-HALVE-TOWARD-ZERO", "÷2 rounds toward zero (truncates)", "V-SCORE",
+        ("MR-V-HALVE-TOWARD-ZERO", "÷2 rounds toward zero (truncates)", order,
          "integer division in C, Java or JavaScript's Math.trunc", replace(official, halve=TOWARD_ZERO)),
         ("MR-V-BONUS-HALVED", "÷2 halves the Flip 7 bonus too: (Numbers + 15) halved, then the -N cards",
          "V-SCORE", "summaries saying ÷2 'halves your score'", replace(official, bonus_halved=True)),
         ("MR-V-MALUS-BEFORE-HALVE", "the -N cards come off before ÷2: (Numbers - N) halved", "V-SCORE",
          "summaries listing the modifiers without their order (RULES.md B.1#20 gives it)",
          replace(official, malus_first=True)),
+        ("MR-V-HALVE-WHOLE-TOTAL", "÷2 halves the whole total: (Numbers - N + 15) halved, then the floor",
+         "V-SCORE", "seed 004's 'score total divided by 2' read into the official rules",
+         replace(official, malus_first=True, bonus_halved=True)),
+        ("MR-V-HALVE-NUMBERS-FIRST", "÷2 halves the Numbers only, then the -N cards, the floor and the bonus",
+         "V-HALVE-WHOLE-TOTAL", "the official order (RULES.md B.1#20) read into seed 004",
+         replace(official, malus_first=False, bonus_halved=False)),
         ("MR-V-NO-FLOOR", "no floor at 0: a round score can be negative", "V-SCORE-FLOOR",
          "seed 004's 'scores can go negative', read as the standard rules (RULES.md B.3)",
          replace(official, floor=NEVER)),
@@ -281,13 +332,23 @@ def vengeance_misreadings(ruleset: VengeanceRuleset) -> list[VengeanceMisreading
         ("MR-V-MODIFIERS-COUNT-FLIP7", "-N and ÷2 cards count toward the seven cards of a Flip 7",
          "V-MOD-NO-BUST", "the base game's modifier question asked again",
          replace(official, modifiers_count=True)),
-        ("MR-V-BUST-KEEPS-MALUS", "a busted player still takes their -N cards", "V-SCORE-BUST",
+        ("MR-V-BUST-KEEPS-MALUS", "a busted player takes their -N cards and nothing else"
+         if from_zero else "a busted player still takes their -N cards", bust_clause,
          "Brutal Mode's Modifiers on busted players read as scoring",
-         replace(official, bust_keeps_malus=True)),
+         replace(official, bust_keeps_malus=True, bust_modifiers=False)),
         ("MR-V-HALVE-NO-STACK", "two ÷2 cards (two decks) halve only once", "V-TWO-DECKS-EFFECTS",
          "sources silent on two ÷2 cards (RULES.md B.2#14)", replace(official, stack=False)),
     ]
-    return [_misreading(*row) for row in rows]
+    if ruleset.brutal_mode:
+        rows.append(
+            ("MR-V-BRUTAL-BUST-NO-EFFECT", "in Brutal Mode a busted row's Modifiers change nothing: it scores 0",
+             "V-BRUTAL-MOD-BUSTED", "a literal reading of V3 (option brutal_busted_modifier=no_effect)",
+             replace(official, bust_modifiers=False, bust_keeps_malus=False)) if from_zero else
+            ("MR-V-BRUTAL-BUST-FROM-ZERO", "in Brutal Mode a busted row scores its Modifiers from a base of 0",
+             "V-BRUTAL-MOD-BUSTED-NO-EFFECT", "Brutal Mode's default (option brutal_busted_modifier=from_zero)",
+             replace(official, bust_modifiers=True)))
+    own = official.normalized()
+    return [_misreading(*row) for row in rows if row[4].normalized() != own]
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -16,8 +16,12 @@ Its score is the rule of V-SCORE, step by step: the sum of the Number values (Th
 not below 0 unless the ruleset allows negative scores (V-SCORE-FLOOR, V-BRUTAL-NEGATIVE); plus the Flip 7
 bonus for seven different values, the 13 of a pair counted once or, under ``flip7_two_13s = "count_both"``,
 twice (V-FLIP7, V-LUCKY13-FLIP7); and 0 for a holder of The Zero without a Flip 7 (V-ZERO-SCORE,
-V-ZERO-FLIP7). A busted player scores 0 (V-SCORE-BUST). With ``special_numbers = false`` the three special
-cards are plain Numbers 0, 7 and 13 (V-SPECIAL-NUMBERS).
+V-ZERO-FLIP7). Under ``halve_order = "whole_total"`` (V-HALVE-WHOLE-TOTAL) the order changes: the Numbers,
+minus the -N cards, plus the bonus, halved once per /2 and rounded toward minus infinity (-7 halves to -4),
+then the floor. A busted player scores 0 (V-SCORE-BUST), except in Brutal Mode with ``brutal_busted_modifier =
+"from_zero"``, where the busted row's Modifiers apply to a base of 0, in the same order, without a bonus
+(V-BRUTAL-MOD-BUSTED: -10 scores -10, and -10 with a /2 under whole_total -5). With ``special_numbers =
+false`` the three special cards are plain Numbers 0, 7 and 13 (V-SPECIAL-NUMBERS).
 
 Brutal Mode's choice to take 15 from another player instead of the bonus (V-BRUTAL-FLIP7) changes what is
 banked, not the hand's round score, and is outside the model.
@@ -145,6 +149,11 @@ class VengeanceDomain:
     number_cards: tuple[NumberCard, ...]
     modifiers: tuple[ModifierCard, ...]
     _by_text: dict[str, int] = field(compare=False, hash=False, repr=False, default_factory=dict)
+    whole_total: bool = False
+    """``halve_order = "whole_total"``: each /2 halves the whole round total (V-HALVE-WHOLE-TOTAL)."""
+    bust_modifiers: bool = False
+    """Brutal Mode with ``brutal_busted_modifier = "from_zero"``: a busted row scores its Modifiers from a base
+    of 0 (V-BRUTAL-MOD-BUSTED)."""
 
     @cached_property
     def values(self) -> list[int]:
@@ -305,7 +314,9 @@ class VengeanceDomain:
         return (f"{len(values)} Number values ({values[0]}..{values[-1]}), special "
                 f"{' '.join(specials) or 'none'}, modifiers {mods or 'none'}, Flip 7 bonus {self.bonus}, "
                 f"{'floor at 0' if self.floor else 'negative scores'}, a Lucky 13 pair counts "
-                f"{'twice' if self.count_both else 'once'}, {self.decks} deck(s)")
+                f"{'twice' if self.count_both else 'once'}, /2 halves "
+                f"{'the whole total' if self.whole_total else 'the Numbers'}, a busted row scores "
+                f"{'its Modifiers from 0' if self.bust_modifiers else '0'}, {self.decks} deck(s)")
 
     # -- enumeration ---------------------------------------------------------------------------------------
 
@@ -438,8 +449,11 @@ def domain_of(ruleset: VengeanceRuleset, players: int | None = None) -> Vengeanc
     floor = not (ruleset.negative_scores or ruleset.brutal_mode)
     both = ruleset.flip7_two_13s == "count_both"
     index = {c.text: i for i, c in enumerate(number_cards)}
+    whole = ruleset.halve_order == "whole_total"  # [V-HALVE-WHOLE-TOTAL]
+    # [V-BRUTAL-MOD-BUSTED] (or [V-BRUTAL-MOD-BUSTED-NO-EFFECT]): only Brutal Mode gives a bust Modifiers
+    bust_modifiers = ruleset.brutal_mode and ruleset.brutal_busted_modifier == "from_zero"
     return VengeanceDomain(ruleset.name, decks, ruleset.flip7_bonus, floor, both, number_cards,
-                           tuple(modifiers), index)
+                           tuple(modifiers), index, whole, bust_modifiers)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -483,45 +497,61 @@ class VengeanceHand:
         """The sum of the -N cards held."""
         self.halved: Expr = self.halve(self.number_sum)
         """[V-SCORE] the Number sum halved, rounded down, once per /2 held [V-TWO-DECKS-EFFECTS]."""
-        after = self.halved - self.malus
-        # [V-SCORE-FLOOR] not below 0, before the bonus; [V-BRUTAL-NEGATIVE] negative allowed
-        self.after_malus: Expr = z3.If(after < 0, zero, after) if domain.floor else after
-        """The halved sum minus the -N cards, floored at 0 unless negative scores are allowed."""
         self.flip7: Expr = self.flip7_count >= FLIP7_VALUES
         """[V-FLIP7] the hand is a Flip 7."""
         self.bonus: Expr = z3.If(self.flip7, z3.IntVal(domain.bonus, ctx), zero)
         """The Flip 7 bonus scored."""
+        self.whole_halved: Expr = self.halve(self.number_sum - self.malus + self.bonus)
+        """[V-HALVE-WHOLE-TOTAL] the Numbers minus the -N cards plus the bonus, halved once per /2 (rounded
+        toward minus infinity), before any floor."""
+        after = self.whole_halved if domain.whole_total else self.halved - self.malus
+        # [V-SCORE-FLOOR] not below 0, before the bonus (after it under whole_total); [V-BRUTAL-NEGATIVE]
+        self.after_malus: Expr = self.floored(after)
+        """The halved sum minus the -N cards (under whole_total: the halved whole total), floored at 0 unless
+        negative scores are allowed."""
         self.zero_held: Expr = some(ctx, [n >= 1 for n, c in zip(self.counts, domain.number_cards,
                                                                   strict=True) if c.effect is Special.ZERO])
         """The Zero, with its effect, is held."""
         self.zero_penalty: Expr = z3.And(self.zero_held, z3.Not(self.flip7))
         """[V-ZERO-SCORE] The Zero without a Flip 7: the round scores 0."""
-        self.score: Expr = z3.If(self.busted, zero,
-                                 z3.If(self.zero_penalty, zero, self.after_malus + self.bonus))
-        """The round score of the specification ([V-SCORE-BUST] 0 for a bust)."""
+        standing = self.after_malus if domain.whole_total else self.after_malus + self.bonus
+        # [V-BRUTAL-MOD-BUSTED] the busted row's Modifiers on a base of 0, no bonus; else [V-SCORE-BUST] 0
+        self.bust_score: Expr = (self.arithmetic(zero, z3.BoolVal(False, ctx)) if domain.bust_modifiers
+                                 else zero)
+        """What a busted hand scores."""
+        self.score: Expr = z3.If(self.busted, self.bust_score,
+                                 z3.If(self.zero_penalty, zero, standing))
+        """The round score of the specification."""
         self.modifier_count: Expr = total(ctx, self.mods)
         """How many modifier cards are held."""
         self.size: Expr = total(ctx, self.counts) + self.modifier_count + z3.If(self.busted, one, zero)
         """How many cards the hand holds (the card that busted it included)."""
 
     def halve(self, term: Expr) -> Expr:
-        """``term`` (never negative) halved and rounded down once per /2 held."""
+        """``term`` halved and rounded down (toward minus infinity) once per /2 held."""
         most = sum(m.copies for m in self.domain.modifiers if m.kind is Kind.HALVE)
         steps = [term]
         for _ in range(most):
-            steps.append(steps[-1] / 2)  # z3 integer division: rounds down for a positive divisor
+            # z3 integer division rounds toward minus infinity for a positive divisor, as Python's // does
+            steps.append(steps[-1] / 2)
         result = steps[0]
         for k in range(1, most + 1):
             result = z3.If(self.halves == k, steps[k], result)
         return result
 
+    def floored(self, term: Expr) -> Expr:
+        """``term``, not below 0 unless the ruleset allows negative scores [V-SCORE-FLOOR]."""
+        return z3.If(term < 0, z3.IntVal(0, self.ctx), term) if self.domain.floor else term
+
     def arithmetic(self, number_sum: Expr, flip7: Expr) -> Expr:
         """The score of a hand that did not bust and has no Zero penalty, with ``number_sum`` and ``flip7``:
-        halved, minus the -N cards, floored unless negative scores are allowed, plus the bonus."""
+        halved, minus the -N cards, floored unless negative scores are allowed, plus the bonus; under
+        ``whole_total`` the Numbers minus the -N cards plus the bonus, halved, then floored."""
         ctx = self.ctx
-        after = self.halve(number_sum) - self.malus
-        floored = z3.If(after < 0, z3.IntVal(0, ctx), after) if self.domain.floor else after
-        return floored + z3.If(flip7, z3.IntVal(self.domain.bonus, ctx), z3.IntVal(0, ctx))
+        bonus = z3.If(flip7, z3.IntVal(self.domain.bonus, ctx), z3.IntVal(0, ctx))
+        if self.domain.whole_total:
+            return self.floored(self.halve(number_sum - self.malus + bonus))
+        return self.floored(self.halve(number_sum) - self.malus) + bonus
 
     def constraints(self) -> list[Expr]:
         """The conditions for the variables to describe a hand of the domain (see

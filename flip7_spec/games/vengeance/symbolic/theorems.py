@@ -204,6 +204,47 @@ def _halve_rounds_down(c: VClaim) -> Expr:
     return z3.Implies(z3.And(z3.Not(a.busted), z3.Not(a.zero_penalty), a.malus == 0), z3.Or(*rounded))
 
 
+def _halve_whole_rounds_down(c: VClaim) -> Expr:
+    a = c.a
+    whole = a.number_sum - a.malus + a.bonus
+    most = sum(m.copies for m in a.domain.modifiers if m.kind is Kind.HALVE)
+    # with k /2 cards the score h satisfies 2^k h <= T <= 2^k h + 2^k - 1: T / 2^k rounded toward minus infinity
+    rounded = [z3.And(a.halves == k, 2 ** k * c.sa <= whole, whole <= 2 ** k * c.sa + 2 ** k - 1)
+               for k in range(most + 1)]
+    reached = z3.And(z3.Not(a.busted), z3.Not(a.zero_penalty), whole >= 0 if a.domain.floor else True)
+    return z3.Implies(reached, z3.Or(*rounded))
+
+
+def _floor_last(c: VClaim) -> Expr:
+    a = c.a
+    whole = a.number_sum - a.malus + a.bonus
+    return z3.Implies(z3.And(z3.Not(a.busted), a.flip7), z3.And(c.sa >= 0, z3.Implies(whole <= 0, c.sa == 0)))
+
+
+def _flip7_whole_unfloored(c: VClaim) -> Expr:
+    a = c.a
+    return z3.Implies(z3.And(z3.Not(a.busted), a.flip7), c.sa == a.halve(a.number_sum - a.malus + a.domain.bonus))
+
+
+def _bust_modifiers(c: VClaim) -> Expr:
+    a = c.a
+    base = a.halve(-a.malus) if a.domain.whole_total else -a.malus
+    return z3.Implies(a.busted, c.sa == base)
+
+
+def _halves_score(c: VClaim) -> Expr:
+    _, sb = c.after()
+    return sb == c.sa / 2
+
+
+def _malus_before_halving(c: VClaim) -> Expr:
+    a, (b, sb) = c.a, c.after()
+    taken = b.malus - a.malus
+    # the -N card comes off the whole total (Numbers - N + bonus) before it is halved; then the floor
+    return z3.Implies(z3.And(z3.Not(a.busted), z3.Not(a.zero_penalty)),
+                      sb == _floored(a, a.halve(a.number_sum - a.malus - taken + a.bonus)))
+
+
 def _floor_before_bonus(c: VClaim) -> Expr:
     a = c.a
     bonus = a.domain.bonus
@@ -301,8 +342,17 @@ def vengeance_theorems(domain: VengeanceDomain, brutal: bool = False) -> list[VT
     pair = _lucky_value(domain)
     count = "twice" if domain.count_both else "once"
     floored = ", down to the floor at 0" if domain.floor else ""
-    theorems = [VTheorem("VT-BUST-ZERO", "A busted hand scores 0, whatever else it holds.",
-                         ("V-SCORE-BUST", "V-BUST"), bust_zero)]
+    whole = domain.whole_total
+    if domain.bust_modifiers:
+        busted_rule = ("Modifiers from a base of 0, without a bonus: minus its -N cards, halved once per /2 "
+                       "(rounded down)" if whole else "-N cards from a base of 0, without a bonus (a /2 halves "
+                       "the 0)")
+        theorems = [VTheorem("VT-BUST-MODIFIERS", f"In Brutal Mode a busted hand scores its {busted_rule}; "
+                             "with no Modifier, 0.", ("V-BRUTAL-MOD-BUSTED", "V-BUST"), _bust_modifiers)]
+    else:
+        theorems = [VTheorem("VT-BUST-ZERO", "A busted hand scores 0, whatever else it holds.",
+                             ("V-SCORE-BUST", "V-BUST", *(("V-BRUTAL-MOD-BUSTED-NO-EFFECT",) if brutal else ())),
+                             bust_zero)]
     if domain.floor:
         theorems.append(VTheorem(
             "VT-NO-NEGATIVE-SCORE", "No round score is below 0, so banking a round never lowers a total "
@@ -311,13 +361,30 @@ def vengeance_theorems(domain: VengeanceDomain, brutal: bool = False) -> list[VT
         theorems.append(VTheorem(
             "VT-NEGATIVE-SCORE-EXISTS", "A round score can be below 0, so a total can fall: {witness} "
             "scores {value}.", (negative, "V-BANK"), _negative, kind=EXISTS))
-    if halves:
+    if halves and whole:
+        theorems.append(VTheorem(
+            "VT-HALVE-ROUNDS-DOWN", "Halving rounds the whole total down: a hand that did not bust and has no "
+            "Zero penalty, holding k /2 cards, whose Numbers minus -N cards plus bonus make T"
+            f"{' (T >= 0)' if domain.floor else ''}, scores h, where 2^k h <= T <= 2^k h + 2^k - 1 (toward "
+            "minus infinity: a total of -7 with one /2 scores -4).",
+            ("V-HALVE-WHOLE-TOTAL", *stacking), _halve_whole_rounds_down))
+    elif halves:
         theorems.append(VTheorem(
             "VT-HALVE-ROUNDS-DOWN", "Halving rounds down: a hand that did not bust, with no -N card and no "
             "Zero penalty, holding k /2 cards and Numbers summing to S keeps h points plus its bonus, where "
             "2^k h <= S <= 2^k h + 2^k - 1 (an odd S with one /2 keeps (S - 1) / 2).",
             ("V-SCORE", *stacking), _halve_rounds_down))
-    if domain.floor:
+    if domain.floor and whole:
+        theorems.append(VTheorem(
+            "VT-FLOOR-LAST", "The floor at 0 comes last, after the bonus and the halving: a Flip 7 scores at "
+            f"least 0, exactly 0 when its -N cards reach its Number sum plus {bonus}.",
+            ("V-HALVE-WHOLE-TOTAL", "V-SCORE-FLOOR", "V-FLIP7"), _floor_last))
+    elif whole:
+        theorems.append(VTheorem(
+            "VT-FLIP7-UNFLOORED", f"With no floor a Flip 7 scores its Number sum minus its -N cards plus {bonus}, "
+            "halved once per /2 (rounded down), which is below 0 when the -N cards outweigh the Numbers and the "
+            "bonus.", (negative, "V-FLIP7", "V-HALVE-WHOLE-TOTAL"), _flip7_whole_unfloored))
+    elif domain.floor:
         theorems.append(VTheorem(
             "VT-FLOOR-BEFORE-BONUS", f"The floor at 0 comes before the bonus: a Flip 7 scores at least "
             f"{bonus}, exactly {bonus} when its -N cards reach its halved Number sum.",
@@ -331,10 +398,13 @@ def vengeance_theorems(domain: VengeanceDomain, brutal: bool = False) -> list[VT
         theorems.append(VTheorem(
             "VT-ZERO-SCORES-ZERO", "A hand holding The Zero without a Flip 7 scores 0, whatever else it "
             "holds.", ("V-ZERO-SCORE", "V-SPECIAL-NUMBERS"), _zero_scores_zero))
+        normally = (f"its Number sum minus its -N cards plus {bonus}, halved once per /2"
+                    f"{' and floored at 0' if domain.floor else ''}" if whole else
+                    f"its halved Number sum minus its -N cards{' (floored at 0)' if domain.floor else ''} "
+                    f"plus {bonus}")
         theorems.append(VTheorem(
             "VT-ZERO-FLIP7", f"The Zero counts as one of the seven values, and a Flip 7 holding it scores "
-            f"normally: its halved Number sum minus its -N cards{' (floored at 0)' if domain.floor else ''} "
-            f"plus {bonus}.", ("V-ZERO-FLIP7", "V-FLIP7"), _zero_flip7))
+            f"normally: {normally}.", ("V-ZERO-FLIP7", "V-FLIP7"), _zero_flip7))
     elif zero:
         theorems.append(VTheorem(
             "VT-ZERO-PLAIN", "With special Numbers off, The Zero is a plain 0: a hand holding it scores like "
@@ -344,24 +414,48 @@ def vengeance_theorems(domain: VengeanceDomain, brutal: bool = False) -> list[VT
             "VT-LUCKY13-PAIR", f"A Lucky 13 pair scores both 13s ({2 * pair}) and counts {count} toward the "
             "seven values.", ("V-LUCKY13-PAIR", "V-LUCKY13-FLIP7", "V-SCORE"), _lucky_pair))
     most = ("V-SCORE", "V-FLIP7", *(("V-LUCKY13-PAIR",) if pair is not None else ()))
-    least = ("V-SCORE", "V-SCORE-BUST", "V-SCORE-FLOOR" if domain.floor else negative)
+    busts = "V-BRUTAL-MOD-BUSTED" if domain.bust_modifiers else "V-SCORE-BUST"
+    least = ("V-SCORE", busts, "V-SCORE-FLOOR" if domain.floor else negative)
+    order = ("V-HALVE-WHOLE-TOTAL",) if whole else ()
     theorems += [
         VTheorem("VT-UNLUCKY7-IS-SEVEN", "The Unlucky 7 scores and counts as a 7: a hand scores the same "
                  "with a regular 7 in its place.", ("V-SPECIAL-NUMBERS", "V-UNLUCKY7-WIPE", "V-SCORE"),
                  _same_score, VStep.UNLUCKY_TO_SEVEN),
         VTheorem("VT-MALUS-NEVER-RAISES", "Adding a -N card never raises a round score (busted hands "
-                 "included).", ("V-SCORE", "V-MOD-NO-BUST"), _never_raises, VStep.MINUS),
-        VTheorem("VT-MALUS-EXACT", f"A -N card takes exactly N off a hand that did not bust and has no Zero "
-                 f"penalty{floored}; it never changes the Flip 7 bonus.",
-                 ("V-SCORE", "V-SCORE-FLOOR", "V-MOD-NO-BUST"), _malus_exact, VStep.MINUS),
-        VTheorem("VT-HALVE-NEVER-RAISES", "Adding a /2 card never raises a round score (busted hands "
-                 "included).", ("V-SCORE", *stacking), _never_raises, VStep.HALVE),
-        VTheorem("VT-HALVE-NUMBERS-ONLY", "A /2 card halves (rounding down) what the Numbers gave a hand "
-                 "that did not bust and has no Zero penalty, never its -N cards or its bonus.",
-                 ("V-SCORE", *stacking), _halve_numbers_only, VStep.HALVE),
-        VTheorem("VT-MAX", "The highest round score is exactly {value}, reached by {witness}.", most,
+                 "included).", ("V-SCORE", *order, "V-MOD-NO-BUST"), _never_raises, VStep.MINUS),
+    ]
+    if whole:
+        theorems.append(VTheorem(
+            "VT-MALUS-BEFORE-HALVING", "A -N card comes off the whole total before it is halved: a hand that "
+            "did not bust and has no Zero penalty scores its Numbers minus all its -N cards plus its bonus, "
+            f"halved once per /2{floored}, so with no /2 it takes exactly N.",
+            ("V-HALVE-WHOLE-TOTAL", "V-SCORE-FLOOR", "V-MOD-NO-BUST"), _malus_before_halving, VStep.MINUS))
+    else:
+        theorems.append(VTheorem(
+            "VT-MALUS-EXACT", f"A -N card takes exactly N off a hand that did not bust and has no Zero "
+            f"penalty{floored}; it never changes the Flip 7 bonus.",
+            ("V-SCORE", "V-SCORE-FLOOR", "V-MOD-NO-BUST"), _malus_exact, VStep.MINUS))
+    if not whole or domain.floor:
+        # under whole_total with negative scores a /2 raises a negative score toward 0 (VT-HALVE-HALVES-SCORE)
+        theorems.append(VTheorem(
+            "VT-HALVE-NEVER-RAISES", "Adding a /2 card never raises a round score (busted hands included).",
+            ("V-SCORE", *order, *stacking), _never_raises, VStep.HALVE))
+    if whole:
+        busted_too = " (busted hands included)" if domain.bust_modifiers else ""
+        theorems.append(VTheorem(
+            "VT-HALVE-HALVES-SCORE", f"A /2 card halves the round score itself{busted_too}, rounding down "
+            "(toward minus infinity): a score s becomes s / 2 rounded down (-7 becomes -4), so a score never "
+            "moves away from 0 and the bonus and the -N cards are halved with the Numbers.",
+            ("V-HALVE-WHOLE-TOTAL", *stacking), _halves_score, VStep.HALVE))
+    else:
+        theorems.append(VTheorem(
+            "VT-HALVE-NUMBERS-ONLY", "A /2 card halves (rounding down) what the Numbers gave a hand "
+            "that did not bust and has no Zero penalty, never its -N cards or its bonus.",
+            ("V-SCORE", *stacking), _halve_numbers_only, VStep.HALVE))
+    theorems += [
+        VTheorem("VT-MAX", "The highest round score is exactly {value}, reached by {witness}.", (*most, *order),
                  at_most, kind=MAX),
-        VTheorem("VT-MIN", "The lowest round score is exactly {value}, reached by {witness}.", least,
+        VTheorem("VT-MIN", "The lowest round score is exactly {value}, reached by {witness}.", (*least, *order),
                  at_least, kind=MIN),
     ]
     return [t for t in theorems if t.step is None or step_applies(domain, t.step)]
