@@ -36,8 +36,3 @@ def dumps_document(trace: dict[str, Any]) -> str:
             lines.append(f"{_compact(key)}:{_compact(value)}{comma}")
     lines.append("}")
     return "\n".join(lines) + "\n"
-
-
-def canonical_value(value: Any) -> Any:
-    """``value`` after a canonical round trip (tuples become lists, keys become strings)."""
-    return json.loads(_compact(value))
