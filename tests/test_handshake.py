@@ -184,3 +184,48 @@ def test_a_reshuffle_at_another_moment_fails_with_the_reading_instead_of_errorin
     failed = [r for r in results if r.outcome == "fail"]
     assert failed, "games to 400 run through the deck"
     assert {r.clause for r in failed} == {"F7-RESHUFFLE-EMPTIED"}
+
+
+READINGS = [
+    ("flip7", "reshuffle_moment", "when_emptied", "F7-RESHUFFLE-EMPTIED"),
+    ("flip7", "stalled_round", "reshuffle", "F7-STALLED-RESHUFFLE"),
+    ("flip7", "flip3_card_discard", "after_set_aside", "F7-FLIP3-DISCARDED-LATE"),
+    ("flip7", "set_aside_resolution", "resolve_each", "F7-FLIP3-ASSIGN-EACH"),
+    ("flip7", "deal_after_flip3_cards", "deal_anyway", "F7-DEAL-ANYWAY"),
+    ("vengeance", "reshuffle_moment", "when_emptied", "V-RESHUFFLE-EMPTIED"),
+    ("vengeance", "brutal_busted_modifier", "no_effect", "V-BRUTAL-MOD-BUSTED-NO-EFFECT"),
+    ("vengeance", "brutal_flip7_target", "in_round", "V-BRUTAL-FLIP7-IN-ROUND"),
+    ("vengeance", "halve_order", "whole_total", "V-HALVE-WHOLE-TOTAL"),
+]
+
+
+def _reading_engine(game: str, option: str, value: Any, declare: bool) -> type[_Reading]:
+    class Engine(_Reading):
+        forced: ClassVar[dict[str, Any]] = {option: value}
+
+        def make_game(self, ruleset: dict[str, Any], players: int, dealer: int, deck: Any, reshuffles: Any) -> Any:
+            if ruleset_from_json(ruleset).game != game:
+                return ReferenceAdapter.make_game(self, ruleset, players, dealer, deck, reshuffles)
+            return super().make_game(ruleset, players, dealer, deck, reshuffles)
+
+    Engine.declare = declare
+    return Engine
+
+
+@pytest.mark.parametrize("game, option, value, clause", READINGS, ids=lambda v: str(v))
+def test_each_reading_passes_when_declared_and_fails_with_its_clause_when_not(
+        game: str, option: str, value: Any, clause: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An engine playing one reading: undeclared, the corpus (the shipped fixtures, each reading's among them)
+    fails it with that reading's clause; declared, nothing fails."""
+    fixtures = Path(__file__).resolve().parent.parent / "fixtures"
+    presets = [preset(n) for n in ("flip7", "vengeance", "vengeance-basic") if preset(n).game == game]
+    corpus = Corpus(rulesets=presets, games=0, fixtures=fixtures, scoring=False)
+    module = type(sys)("reading_engines_each")
+    module.Silent = _reading_engine(game, option, value, declare=False)  # type: ignore[attr-defined]
+    module.Declared = _reading_engine(game, option, value, declare=True)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "reading_engines_each", module)
+    _, results, _ = run(EngineSpec(python="reading_engines_each:Silent"), corpus)
+    failed = [r for r in results if r.outcome == "fail"]
+    assert failed and clause in {r.clause for r in failed}, {(r.case_id, r.clause) for r in failed}
+    _, declared, _ = run(EngineSpec(python="reading_engines_each:Declared"), corpus)
+    assert not [r for r in declared if r.outcome in ("fail", "errored")]

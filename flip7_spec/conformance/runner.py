@@ -188,6 +188,8 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool) -> list[CaseResult
                 legal_problem = _failure(case, "legal", trace, step, step_index, prefix, options_difference,
                                          expected, position)
                 legal_problem.extra.update(observations)
+                _explain(legal_problem, diagnose(case.ruleset, header, reshuffles, [d["choice"] for d in decisions],
+                                                 found_all, position, _projection(round_end, legal=True)))
         if difference is not None:
             problems = message_errors(observed, "observation")
             if problems:
@@ -238,11 +240,13 @@ def _failure(case: Case, level: str, trace: dict[str, Any], step: int | None, st
                       label=case.label, decisions=position)
 
 
-def _projection(round_end: int | None) -> Any:
+def _projection(round_end: int | None, legal: bool = False) -> Any:
+    """What a case compares at each position: the totals only at a round case's last step, and the legal
+    choices only at the ``legal`` level."""
     def project(at: int, observation: Any) -> Any:
         if round_end is not None and at - 1 == round_end:
             observation = totals_only(observation)
-        return strip_options(observation)
+        return observation if legal else strip_options(observation)
 
     return project
 
