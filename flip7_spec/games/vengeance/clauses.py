@@ -117,8 +117,9 @@ VENGEANCE_CLAUSES: Final[list[Clause]] = [
     _v("V-ACTION-TARGET", "Just One More and Flip Four may be played on any player who has not busted, the "
        "resolver and stayed players included.", "V3", "M", "B.1#12"),
     _v("V-ACTION-ALONE", "The only player not busted plays an Action on themselves.", "V3", "M", "B.1#12"),
-    _v("V-ACTION-RESOLVER", "The player who receives an Action makes its choices; an Action drawn under Just "
-       "One More or Flip Four is resolved by that card's receiver.", "V3, V4", "M", "B.1#12, B.2#5"),
+    _v("V-ACTION-RESOLVER", "The player who receives an Action makes its choices: Steal, Swap and Discard are "
+       "resolved by the player who revealed them; an Action drawn under Just One More or Flip Four is resolved "
+       "by that card's receiver.", "V3, V4", "M", "B.1#12, B.2#5"),
     _v("V-ACTION-MANDATORY", "An Action must be used when it has a valid target and is discarded with no "
        "effect when it has none.", "V2 FAQ", "M", "B.1#13"),
     _v("V-ACTION-START-NO-CARDS", "A Swap, Steal or Discard revealed when no face-up card is on the table "
