@@ -24,13 +24,22 @@ def ruleset_and_hand(strategy: st.SearchStrategy[Ruleset] = BASE, busted: bool |
     return strategy.flatmap(lambda r: st.tuples(st.just(r), hands(r, busted=busted)))
 
 
-@pytest.mark.clause("F7-SCORE-BUST", "V-SCORE-BUST")
+@pytest.mark.clause("F7-SCORE-BUST", "V-SCORE-BUST", "V-BRUTAL-MOD-BUSTED", "V-BRUTAL-MOD-BUSTED-NO-EFFECT")
 @given(ruleset_and_hand(rulesets(), busted=True))
 def test_a_busted_hand_scores_zero(case: tuple[Ruleset, Hand]) -> None:
     ruleset, hand = case
     values = [c.value for c in hand.as_cards() if c.is_number]
     assert len(values) > len(set(values)), "a busted hand holds a Number twice"
-    assert round_score(ruleset, hand.as_cards(), busted=True) == 0
+    expected = 0
+    if getattr(ruleset, "brutal_mode", False) and getattr(ruleset, "brutal_busted_modifier", "") == "from_zero":
+        # [V-BRUTAL-MOD-BUSTED] the Modifiers on a base of 0, no bonus, no floor: the -N cards come off 0;
+        # under whole_total that is then halved once per /2 (rounding toward minus infinity), otherwise each
+        # /2 halves the base of 0
+        expected = -sum(c.value for c in hand.as_cards() if c.text.startswith("-"))
+        if ruleset.halve_order == "whole_total":  # type: ignore[attr-defined]
+            for _ in range(sum(1 for c in hand.as_cards() if c.text == "/2")):
+                expected //= 2
+    assert round_score(ruleset, hand.as_cards(), busted=True) == expected
 
 
 @pytest.mark.clause("F7-SCORE", "F7-ROW")
@@ -110,15 +119,22 @@ def test_vengeance_scores_fall_below_zero_only_when_allowed(case: tuple[Ruleset,
 
 
 @needs_vengeance
-@pytest.mark.clause("V-SCORE", "V-TWO-DECKS-EFFECTS")
+@pytest.mark.clause("V-SCORE", "V-TWO-DECKS-EFFECTS", "V-HALVE-WHOLE-TOTAL")
 @given(ruleset_and_hand(VENGEANCE_RULESETS) if VENGEANCE else st.nothing())
 def test_vengeance_halving_rounds_down_and_minus_cards_subtract(case: tuple[Ruleset, Hand]) -> None:
     ruleset, hand = case
     result = score(ruleset, hand.as_cards())
     halvings = sum(1 for c in hand.as_cards() if c.text == "/2")
-    assert result.after_multiplier == result.number_sum // (2 ** halvings)
     minus = sum(c.value for c in hand.as_cards() if c.text.startswith("-"))
     floor = not (ruleset.negative_scores or ruleset.brutal_mode)
+    if ruleset.halve_order == "whole_total":
+        # [V-HALVE-WHOLE-TOTAL] Numbers - N + bonus, halved k times rounding down (// 2^k: repeated floor
+        # division by 2 is floor division by 2^k), then the floor; The Zero's 0 aside
+        whole = (result.number_sum - minus + result.bonus) // (2 ** halvings)
+        zeroed = ruleset.special_numbers and "ZERO" in hand.cards and not result.flip7
+        assert result.total == (0 if zeroed else max(0, whole) if floor else whole)
+        return
+    assert result.after_multiplier == result.number_sum // (2 ** halvings)
     expected = result.after_multiplier - minus
     assert result.after_modifiers == (max(0, expected) if floor else expected)
 
@@ -131,5 +147,5 @@ def test_the_zero_makes_the_round_zero_unless_flip_7(case: tuple[Ruleset, Hand])
     result = score(ruleset, hand.as_cards())
     if ruleset.special_numbers and "ZERO" in hand.cards and not result.flip7:
         assert result.total == 0
-    if result.flip7:
+    if result.flip7 and ruleset.halve_order == "numbers_then_minus":
         assert result.total == result.after_modifiers + ruleset.flip7_bonus
