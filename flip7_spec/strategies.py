@@ -125,6 +125,8 @@ def option_values(ruleset: Ruleset) -> dict[str, tuple[Any, ...]]:
         current = getattr(ruleset, name)
         allowed = spec.values()
         values: tuple[Any, ...] = tuple(allowed) if allowed is not None else _INT_OPTION_VALUES.get(name, ())
+        if name == "min_players" and ruleset.max_players:
+            values = tuple(v for v in values if v <= ruleset.max_players)  # within the preset's own limit
         out[name] = (current, *(v for v in values if v != current))
     return out
 
