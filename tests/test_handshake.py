@@ -5,6 +5,7 @@ failure is explained by the reading under which the reference reproduces the eng
 from __future__ import annotations
 
 import dataclasses
+import json
 import subprocess
 import sys
 from dataclasses import replace
@@ -231,3 +232,28 @@ def test_each_reading_passes_when_declared_and_fails_with_its_clause_when_not(
     assert failed and clause in {r.clause for r in failed}, {(r.case_id, r.clause) for r in failed}
     _, declared, _ = run(EngineSpec(python="reading_engines_each:Declared"), corpus)
     assert not [r for r in declared if r.outcome in ("fail", "errored")]
+
+
+@pytest.mark.parametrize("name", ["flip7", "vengeance"])
+def test_rules_options_lists_every_value_with_its_clause(name: str) -> None:
+    from flip7_spec.cli.cmd_rules import option_lines
+
+    ruleset = preset(name)
+    blocks: dict[str, list[str]] = {}
+    current = ""
+    for line in option_lines(ruleset):
+        if not line.startswith(" "):
+            current = line.split(" = ")[0]
+            blocks[current] = []
+        else:
+            blocks[current].append(line[4:])
+    assert list(blocks) == list(ruleset.OPTIONS)
+    for option_name, option in ruleset.OPTIONS.items():
+        values = option.values()
+        if values is None:
+            assert blocks[option_name][0].startswith("any whole number")
+            continue
+        assert len(blocks[option_name]) == len(values)
+        for value, line in zip(values, blocks[option_name], strict=True):
+            assert line.startswith(f"{json.dumps(value)}: ")
+            assert option.clause_of(value) in line
