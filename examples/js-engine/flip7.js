@@ -247,17 +247,6 @@ class Game extends CardGame {
     throw ROUND_OVER;
   }
 
-  /** The usual end of the game, or the end of round `round_limit` (won by every total at the target). */
-  gameEnded() {
-    if (super.gameEnded()) return true;
-    const limit = this.options.round_limit;
-    if (limit === 0 || this.round < limit) return false;
-    this.over = true;
-    this.winners = [];
-    for (let seat = 0; seat < this.n; seat++) if (this.totals[seat] >= this.options.target_score) this.winners.push(seat);
-    return true;
-  }
-
   // ---- cards moving ----
 
   /**

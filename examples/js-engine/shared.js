@@ -323,14 +323,23 @@ class CardGame {
     return this.inPlay.slice();
   }
 
+  /** The usual end of the game, or the end of round `round_limit` (won by every total at the target). */
   gameEnded() {
     const top = Math.max(...this.totals);
-    if (top < this.options.target_score) return false;
-    const leaders = [];
-    for (let seat = 0; seat < this.n; seat++) if (this.totals[seat] === top) leaders.push(seat);
-    if (leaders.length > 1 && this.options.tie_at_target === 'play_another_round') return false;
+    if (top >= this.options.target_score) {
+      const leaders = [];
+      for (let seat = 0; seat < this.n; seat++) if (this.totals[seat] === top) leaders.push(seat);
+      if (leaders.length === 1 || this.options.tie_at_target !== 'play_another_round') {
+        this.over = true;
+        this.winners = leaders;
+        return true;
+      }
+    }
+    const limit = this.options.round_limit || 0;
+    if (limit === 0 || this.round < limit) return false;
     this.over = true;
-    this.winners = leaders;
+    this.winners = [];
+    for (let seat = 0; seat < this.n; seat++) if (this.totals[seat] >= this.options.target_score) this.winners.push(seat);
     return true;
   }
 

@@ -114,6 +114,7 @@ const DEFAULT_OPTIONS = Object.freeze({
   min_players: 3,
   max_players: 0,
   players_per_deck: 18,
+  round_limit: 0,
   special_numbers: true,
   flip7_two_13s: 'count_once',
   discard_chooser: 'resolver',
@@ -160,6 +161,7 @@ const OPTIONS = Object.freeze({
   flip7_bonus: { integer: true },
   min_players: { integer: true },
   max_players: { integer: true },
+  round_limit: { integer: true },
   players_per_deck: { integer: true },
   special_numbers: { values: [true, false] },
   flip7_two_13s: { values: ['count_once', 'count_both'] },
@@ -185,7 +187,6 @@ const BASE_GAME_ONLY_DEFAULTS = Object.freeze({
   flip3_card_discard: 'after_draws',
   set_aside_resolution: 'assign_all_first',
   deal_after_flip3_cards: 'hit_or_stay',
-  round_limit: 0,
 });
 
 function checkVengeanceOption(name, value) {

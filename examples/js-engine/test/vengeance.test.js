@@ -368,9 +368,9 @@ test('reshuffle_moment: "when_emptied" reshuffles as the last card is taken, "wh
 });
 
 test('the base-game-only options: their default value changes nothing in a Vengeance ruleset, another is an error', () => {
-  const others = [['stalled_round', 'reshuffle'], ['flip3_card_discard', 'after_set_aside'], ['set_aside_resolution', 'resolve_each'], ['deal_after_flip3_cards', 'deal_anyway'], ['round_limit', 4]];
+  const others = [['stalled_round', 'reshuffle'], ['flip3_card_discard', 'after_set_aside'], ['set_aside_resolution', 'resolve_each'], ['deal_after_flip3_cards', 'deal_anyway']];
   for (const [name, value] of others) assert.throws(() => rulesFromJson({ base: 'vengeance', options: { [name]: value } }), RulesError, name);
-  const defaults = { stalled_round: 'end', flip3_card_discard: 'after_draws', set_aside_resolution: 'assign_all_first', deal_after_flip3_cards: 'hit_or_stay', round_limit: 0 };
+  const defaults = { stalled_round: 'end', flip3_card_discard: 'after_draws', set_aside_resolution: 'assign_all_first', deal_after_flip3_cards: 'hit_or_stay' };
   // Written out in full, the ruleset plays as the preset: after four rounds of staying on the deal card the
   // game goes on (no round limit).
   const game = play(stackedGame(['1', '2', '3'], { ruleset: { base: 'vengeance', options: defaults } }), ...new Array(12).fill('stay'));
