@@ -180,7 +180,8 @@ def test_fullest_page_the_limits_allow(browser: Any, large_run: Path, tmp_path: 
     # without traces the games are not drawn: give each failure the reference's trace, as conform keeps them
     wanted = [r["case_id"] for r in document["results"] if r["outcome"] == "fail"][: limits.full_failures]
     traces = {}
-    for case in generated_cases([preset("flip7")], (3, 4, 5, 6), 500, "0"):
+    # the same games the run played: the engine's declared options decide their mix of readings
+    for case in generated_cases([preset("flip7")], (3, 4, 5, 6), 500, "0", document["hello"].get("options")):
         if case.id in wanted and case.trace is not None:
             traces[case.id] = case.trace
         if len(traces) == len(wanted):
