@@ -19,8 +19,8 @@ CLAUSES = {"F7-RESHUFFLE-TABLE-STAYS", "F7-RESHUFFLE"}
 class TableShufflingGame(Flip7Game):
     """The reference game, with the table cards added to every new deck."""
 
-    def _reshuffle(self) -> None:
-        super()._reshuffle()
+    def _reshuffle(self, clause: str) -> None:
+        super()._reshuffle(clause)
         table = [c for p in self.players for c in p.cards]
         self.pile[:0] = reversed(table)  # the bug: the top of the pile is its last element
 

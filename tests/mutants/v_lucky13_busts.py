@@ -13,7 +13,8 @@ from flip7_spec.machine import BUSTED
 from flip7_spec.protocol.server import serve
 from tests.mutants._support import VengeanceMutantAdapter
 
-CLAUSES = {"V-LUCKY13-PAIR", "V-BUST"}
+# A game where only the Lucky 13 matters plays exactly as special_numbers = false: the diagnosis may say so.
+CLAUSES = {"V-LUCKY13-PAIR", "V-BUST", "V-SPECIAL-NUMBERS"}
 
 
 class PlainThirteenGame(VengeanceGame):
