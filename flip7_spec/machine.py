@@ -361,7 +361,12 @@ class Game:
         if not pile and self.discard and self.ruleset.reshuffle_moment == "when_emptied" \
                 and self._stalled() is None:
             # the last card taken: the discard pile becomes the new deck at once, before that card's effect
-            self._reshuffle(self.CLAUSES.reshuffle_emptied)
+            # (the card is in play meanwhile, on its way to its receiver, so that no card is ever unaccounted)
+            self.in_play.append(drawn)
+            try:
+                self._reshuffle(self.CLAUSES.reshuffle_emptied)
+            finally:
+                self.in_play.pop()
         return drawn
 
     def _reshuffle(self, clause: str) -> None:

@@ -483,13 +483,15 @@ def test_the_only_player_not_busted_plays_on_themselves() -> None:
     assert rows(game)[2] == ["3", "-4"]
 
 
-@clause("V-BRUTAL", "V-BRUTAL-MOD-BUSTED")
+@clause("V-BRUTAL", "V-BRUTAL-MOD-BUSTED", "V-BRUTAL-MOD-BUSTED-NO-EFFECT")
 def test_brutal_mode_modifier_may_go_to_a_busted_player() -> None:
-    game, _ = start("9 10 3 9 10 -4", ruleset=V.with_options(brutal_mode=True))
-    play(game, "hit", "hit", "hit")
-    assert game.pending == Decision(2, "target", (0, 1, 2), "-4")
-    game.apply(0)
-    assert rows(game)[0] == ["9", "9", "-4"] and game.round_score(0) == 0
+    for reading, busted_score in (("from_zero", -4), ("no_effect", 0)):  # 0 - 4; or the -4 changes nothing
+        ruleset = V.with_options(brutal_mode=True, brutal_busted_modifier=reading)
+        game, _ = start("9 10 3 9 10 -4", ruleset=ruleset)
+        play(game, "hit", "hit", "hit")
+        assert game.pending == Decision(2, "target", (0, 1, 2), "-4")
+        game.apply(0)
+        assert rows(game)[0] == ["9", "9", "-4"] and game.round_score(0) == busted_score
 
 
 @clause("V-ACTION-START-NO-CARDS")
@@ -745,7 +747,8 @@ def test_choices_are_plain_json_and_compared_strictly() -> None:
 
 
 PACKAGE = Path(__file__).resolve().parent.parent / "flip7_spec" / "games" / "vengeance"
-TESTS = [Path(__file__), Path(__file__).with_name("test_vengeance_scoring.py")]
+TESTS = [Path(__file__), Path(__file__).with_name("test_vengeance_scoring.py"),
+         Path(__file__).with_name("test_readings.py"), Path(__file__).with_name("test_handshake.py")]
 
 
 def test_clause_registry() -> None:
@@ -766,7 +769,8 @@ def test_every_clause_is_cited_in_the_code_and_exercised_by_a_test() -> None:
     assert cited <= set(CLAUSES) and not ids - cited, sorted(ids - cited)
     marked = set()
     for path in TESTS:
-        for args in re.findall(r"clause\(((?:\"V-[A-Z0-9-]+\",? ?)+)\)", path.read_text(encoding="utf-8")):
+        # a clause(...) marker, or the clauses a reading fixture of tests/test_readings.py is marked with
+        for args in re.findall(r"(?:clause|_reading)\(([^)]*)\)", path.read_text(encoding="utf-8")):
             marked |= set(re.findall(r"V-[A-Z0-9-]+", args))
     assert marked <= ids and not ids - marked, sorted(ids - marked)
 
