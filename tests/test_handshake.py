@@ -215,9 +215,9 @@ def _reading_engine(game: str, option: str, value: Any, declare: bool) -> type[_
     return Engine
 
 
-@pytest.mark.clause("V-BRUTAL-FLIP7-IN-ROUND", "V-HALVE-WHOLE-TOTAL", "V-RESHUFFLE-EMPTIED", "V-BRUTAL-MOD-BUSTED-NO-EFFECT",
-                    "F7-RESHUFFLE-EMPTIED", "F7-STALLED-RESHUFFLE", "F7-FLIP3-DISCARDED-LATE", "F7-FLIP3-ASSIGN-EACH",
-                    "F7-DEAL-ANYWAY")
+@pytest.mark.clause("V-BRUTAL-FLIP7-IN-ROUND", "V-HALVE-WHOLE-TOTAL", "V-RESHUFFLE-EMPTIED",
+                    "V-BRUTAL-MOD-BUSTED-NO-EFFECT", "F7-RESHUFFLE-EMPTIED", "F7-STALLED-RESHUFFLE",
+                    "F7-FLIP3-DISCARDED-LATE", "F7-FLIP3-ASSIGN-EACH", "F7-DEAL-ANYWAY")
 @pytest.mark.parametrize("game, option, value, clause", READINGS, ids=lambda v: str(v))
 def test_each_reading_passes_when_declared_and_fails_with_its_clause_when_not(
         game: str, option: str, value: Any, clause: str, monkeypatch: pytest.MonkeyPatch) -> None:
