@@ -810,7 +810,8 @@ def rare_games(draw: st.DrawFn, scenario: str, rulesets: st.SearchStrategy[Rules
     ruleset = draw(strategy)
     if script.needs_flip7 and ruleset.game != "flip7":
         raise InvalidArgument(f"scenario {scenario} needs a base-game ruleset, got {ruleset.name}")
-    count = draw(st.integers(max(ruleset.min_players, 3), 6))
+    most = min(ruleset.max_players or 6, 6)  # a preset's own limit holds (the challenge: two players)
+    count = draw(st.integers(min(max(ruleset.min_players, 3), most), most))
     base = GameSetup(ruleset, count, draw(st.integers(0, count - 1)), tuple(draw(draw_piles(ruleset, count))))
     setup = script.prepare(draw, base)
     limit = min(max_decisions, 150) if scenario == "two_decks" else max_decisions

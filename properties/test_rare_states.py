@@ -106,7 +106,10 @@ def test_a_tie_at_the_target_plays_another_round_or_is_shared(record: GameRecord
         final, _ = record.new_game(record=False)
         for choice in record.choices:
             final.apply(choice)
-        assert len(final.winners) == 1 and final.round >= 2
+        assert final.round >= 2
+        # a round limit may end the game on a tie the rule would otherwise break
+        if not (ruleset.round_limit and final.round >= ruleset.round_limit):
+            assert len(final.winners) == 1
 
 
 @pytest.mark.clause("F7-TWO-DECKS", "F7-TWO-DECKS-EFFECTS", "F7-PLAYERS")

@@ -57,9 +57,11 @@ def test_decisions_per_round_are_bounded_by_the_cards_drawable(record: GameRecor
                 pile -= 1
                 draws += 1
             elif event.kind == "reshuffle":
-                assert pile == 0, f"a reshuffle with {pile} cards still in the draw pile"
-                pile = len(event.get("order"))
-                drawable += pile
+                # when_emptied: the last card is taken, then the reshuffle is recorded before that card's draw
+                taken = int(event.clause == step.game.CLAUSES.reshuffle_emptied)
+                assert pile == taken, f"a reshuffle with {pile - taken} cards still in the draw pile"
+                pile = len(event.get("order")) + taken
+                drawable += pile - taken
             elif event.kind == "empty_deck":
                 attempts_failed += 1
             elif event.kind == "round_end":

@@ -54,7 +54,8 @@ def check_first_hour(folder: Path, script: Path, python: Path) -> None:
                        "--games", "4")
         assert ran.returncode == 1, ran.stdout[-3000:] + ran.stderr[-3000:]
         assert "FAIL fixture:flip7/tie-another-round [game]" in ran.stdout
-        assert "[clause F7-TIE]" in ran.stdout and "Traceback" not in ran.stderr
+        # the blame names the tie rule, certain or marked as a guess
+        assert re.search(r"\[clause F7-TIE( \(a guess\))?\]", ran.stdout) and "Traceback" not in ran.stderr
 
 
 def test_installed_flip7_spec_from_an_empty_folder(tmp_path: Path) -> None:
