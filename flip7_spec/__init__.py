@@ -11,6 +11,7 @@ The small public API::
 """
 
 from flip7_spec.cards import Card, Kind, card, cards
+from flip7_spec.checked import round_score, score  # scoring's functions, arguments checked
 from flip7_spec.clauses import CLAUSES, Clause, clauses_for
 from flip7_spec.engine import Game, new_game
 from flip7_spec.errors import (
@@ -23,7 +24,6 @@ from flip7_spec.errors import (
 )
 from flip7_spec.events import Decision, Event
 from flip7_spec.rulesets import Ruleset, load_ruleset, preset, preset_names
-from flip7_spec.scoring import round_score, score
 
 __version__ = "0.1.0"
 RULES_VERSION = "2026.1"

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from typing import Any, ClassVar
 
+from flip7_spec.arguments import check_game_arguments
 from flip7_spec.cards import Card, Kind, card
 from flip7_spec.errors import ChanceError, IllegalDecision, SetupError
 from flip7_spec.events import Choice, Decision, Event
@@ -723,6 +724,7 @@ def new_game(
     from ``reshuffler`` (which receives the discard pile and returns the new order, top first). Raises
     :class:`SetupError` for a bad player count, dealer or deck.
     """
+    check_game_arguments(ruleset, players, deck, dealer, reshuffles, reshuffler)  # types and limits first
     if players < 1:
         raise SetupError(f"a game needs at least one player, got {players}")
     try:

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import click
 
-from flip7_spec.cli.common import fail
+from flip7_spec.cli.common import fail, say
 from flip7_spec.trace.reader import TraceSource, is_corpus, read_traces
-from flip7_spec.trace.show import render
+from flip7_spec.trace.show import lines_of
 
 
 def _pick(path: Path, line: int) -> TraceSource:
@@ -45,5 +45,5 @@ def command(file: Path, line: int, step_numbers: bool) -> None:
     source = _pick(file, line)
     if source.error is not None:
         fail(f"{source.location}: {source.error}")
-    for text in render(source.trace, step_numbers=step_numbers):
-        click.echo(text)
+    for text in lines_of(source.trace, step_numbers=step_numbers):  # printed as made: a long trace streams
+        say(text)

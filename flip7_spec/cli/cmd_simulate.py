@@ -8,7 +8,8 @@ from pathlib import Path
 
 import click
 
-from flip7_spec.cli.common import ruleset_option
+from flip7_spec.cli.common import input_files, ruleset_option, say, say_json, seed_text, within
+from flip7_spec.limits import GAMES, PLAYERS, WORKERS
 from flip7_spec.policies import POLICIES
 from flip7_spec.rulesets import Ruleset
 from flip7_spec.simulate_run import SimulationRun, run_simulation
@@ -16,9 +17,11 @@ from flip7_spec.simulate_run import SimulationRun, run_simulation
 
 @click.command("simulate")
 @ruleset_option()
-@click.option("--players", "-p", type=click.IntRange(1), default=3, show_default=True, help="players per game")
-@click.option("--games", "-g", type=click.IntRange(1), default=1000, show_default=True, help="games to play")
-@click.option("--seed", "-s", default="0", show_default=True,
+@click.option("--players", "-p", type=click.IntRange(1), default=3, show_default=True, callback=within(PLAYERS),
+              help="players per game")
+@click.option("--games", "-g", type=click.IntRange(1), default=1000, show_default=True, callback=within(GAMES),
+              help="games to play")
+@click.option("--seed", "-s", default="0", show_default=True, callback=seed_text,
               help="seed of the run (provenance only: traces record the deck and reshuffle orders)")
 @click.option("--strategy", type=click.Choice(sorted(POLICIES)), default="threshold", show_default=True,
               help="; ".join(f"{k}: {v}" for k, v in sorted(POLICIES.items())))
@@ -28,8 +31,9 @@ from flip7_spec.simulate_run import SimulationRun, run_simulation
               help="write the traces: FILE.json for one game, FILE.jsonl for many (one per line)")
 @click.option("--observations/--no-observations", default=True, show_default=True,
               help="with --out, record the canonical observation after every step")
-@click.option("--workers", "-j", type=click.IntRange(1), default=1, show_default=True,
-              help="processes to play in parallel (results are the same for any count)")
+@click.option("--workers", "-j", type=click.IntRange(1), default=1, show_default=True, callback=within(WORKERS),
+              help="processes to play in parallel (results are the same for any count; never more than the "
+                   "units of 200 games)")
 @click.option("--json", "as_json", is_flag=True, help="print the summary as JSON")
 @click.option("--progress/--no-progress", default=None, help="show a progress bar (default: on a terminal)")
 def command(ruleset: Ruleset, players: int, games: int, seed: str, strategy: str, threshold: int,
@@ -43,7 +47,7 @@ def command(ruleset: Ruleset, players: int, games: int, seed: str, strategy: str
     run = SimulationRun(ruleset=ruleset, players=players, games=games, seed=seed, strategy=strategy,
                         threshold=threshold, out=out, observations=observations, workers=workers)
     started = time.perf_counter()
-    stats = run_simulation(run, progress)
+    stats = run_simulation(run, progress, inputs=input_files())
     elapsed = max(time.perf_counter() - started, 1e-9)
     summary = stats.summary()
     summary.update({
@@ -54,19 +58,19 @@ def command(ruleset: Ruleset, players: int, games: int, seed: str, strategy: str
     if out is not None:
         summary["out"] = str(out)
     if as_json:
-        click.echo(json.dumps(summary, sort_keys=True))
+        say_json(json.dumps(summary, sort_keys=True))
         return
-    click.echo(f"ruleset {ruleset.name}, {players} players, strategy {strategy}, seed {seed}")
-    click.echo(f"games                {summary['games']}")
-    click.echo(f"rounds               {summary['rounds']} ({summary['mean_rounds_per_game']} per game)")
-    click.echo(f"decisions            {summary['decisions']}")
-    click.echo(f"mean round score     {summary['mean_round_score']}")
-    click.echo(f"bust rate            {summary['bust_rate']:.2%} of player-rounds")
-    click.echo(f"Flip 7 rate          {summary['flip7_rate']:.2%} of rounds")
+    say(f"ruleset {ruleset.name}, {players} players, strategy {strategy}, seed {seed}")
+    say(f"games                {summary['games']}")
+    say(f"rounds               {summary['rounds']} ({summary['mean_rounds_per_game']} per game)")
+    say(f"decisions            {summary['decisions']}")
+    say(f"mean round score     {summary['mean_round_score']}")
+    say(f"bust rate            {summary['bust_rate']:.2%} of player-rounds")
+    say(f"Flip 7 rate          {summary['flip7_rate']:.2%} of rounds")
     rates = "  ".join(f"{seat}:{rate:.1%}" for seat, rate in enumerate(summary["win_rate_by_seat"]))
-    click.echo(f"win rate by seat     {rates}")
+    say(f"win rate by seat     {rates}")
     if out is not None:
-        click.echo(f"traces written to    {out}")
-    click.echo(f"throughput           {summary['games_per_second']} games/s, "
+        say(f"traces written to    {out}")
+    say(f"throughput           {summary['games_per_second']} games/s, "
                f"{summary['rounds_per_second']} rounds/s ({workers} worker{'s' if workers > 1 else ''}, "
                f"{summary['seconds']} s)")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib
-import multiprocessing
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -15,7 +14,9 @@ from flip7_spec.conformance import FAIL
 from flip7_spec.conformance.cases import Case, fixture_cases, generated_cases, scoring_cases
 from flip7_spec.conformance.runner import CaseResult, run_case
 from flip7_spec.conformance.shrink import shrink
-from flip7_spec.errors import Flip7Error
+from flip7_spec.conformance.workers import WorkerPool
+from flip7_spec.errors import Flip7Error, OutputError
+from flip7_spec.outputs import write_file
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure
 from flip7_spec.protocol.process import ProcessEngine
 from flip7_spec.rulesets import Ruleset
@@ -39,18 +40,27 @@ class EngineSpec:
     def name(self) -> str:
         return self.command or f"python:{self.python}"
 
-    def open(self) -> EngineAdapter:
+    def open(self, on_spawn: Callable[[int], None] | None = None) -> EngineAdapter:
+        """A new adapter for the engine (a process engine starts its process on first use, telling
+        ``on_spawn`` its pid each time it starts one)."""
         if self.command is not None:
-            return ProcessEngine(self.command, timeout=self.timeout)
+            engine = ProcessEngine(self.command, timeout=self.timeout)
+            engine.on_spawn = on_spawn
+            return engine
         assert self.python is not None
         module_name, _, attribute = self.python.partition(":")
         if os.getcwd() not in sys.path:  # import from the current directory, as `python -m` would
             sys.path.insert(0, os.getcwd())
         try:
             factory = getattr(importlib.import_module(module_name), attribute or "Engine")
-        except (ImportError, AttributeError) as error:
-            raise EngineUnusable(f"cannot load in-process engine {self.python!r}: {error}") from None
-        engine = factory()
+        except Exception as error:  # ImportError, AttributeError, or the module's own error on import
+            raise EngineUnusable(f"cannot load in-process engine {self.python!r}: {type(error).__name__}: "
+                                 f"{error}") from None
+        try:
+            engine = factory()
+        except Exception as error:  # the engine's own code failed while building it
+            raise EngineUnusable(f"cannot build in-process engine {self.python!r}: {type(error).__name__}: "
+                                 f"{error}") from None
         if not isinstance(engine, EngineAdapter):
             raise EngineUnusable(f"{self.python} did not build an EngineAdapter")
         return engine
@@ -88,20 +98,34 @@ class Corpus:
         return generated + fixtures + (8 * len(self.rulesets) if self.scoring else 0)
 
 
-def handshake(spec: EngineSpec) -> tuple[EngineAdapter, dict[str, Any]]:
-    """Open the engine and say hello; raise :class:`EngineUnusable` with the reason if that fails."""
-    engine = spec.open()
+def handshake(spec: EngineSpec, on_spawn: Callable[[int], None] | None = None
+              ) -> tuple[EngineAdapter, dict[str, Any]]:
+    """Open the engine and say hello; raise :class:`EngineUnusable` with the reason if that fails.
+
+    An interrupt during the handshake closes the engine before it propagates.
+    """
+    try:
+        engine = spec.open(on_spawn)
+    except EngineFailure as failure:
+        raise EngineUnusable(f"engine {spec.name!r} cannot be used: {failure}") from None
     try:
         hello = engine.hello()
-    except EngineFailure as failure:
+    except BaseException as error:
         engine.close()
+        if isinstance(error, Exception):
+            raise _unusable(spec, error) from None
+        raise  # an interrupt: the engine is closed, the run stops
+    return engine, hello
+
+
+def _unusable(spec: EngineSpec, error: Exception) -> EngineUnusable:
+    """Why the handshake failed, as one line: the failure, its raw reply and the last stderr line."""
+    if isinstance(error, EngineFailure):
+        failure = error
         tail = f"; stderr: {failure.stderr.strip().splitlines()[-1]}" if failure.stderr.strip() else ""
         raw = f"; got: {failure.raw[:200]}" if failure.raw else ""
-        raise EngineUnusable(f"engine {spec.name!r} failed the handshake: {failure}{raw}{tail}") from None
-    except Exception as error:
-        engine.close()
-        raise EngineUnusable(f"engine {spec.name!r} failed the handshake: {type(error).__name__}: {error}") from None
-    return engine, hello
+        return EngineUnusable(f"engine {spec.name!r} failed the handshake: {failure}{raw}{tail}")
+    return EngineUnusable(f"engine {spec.name!r} failed the handshake: {type(error).__name__}: {error}")
 
 
 @dataclass
@@ -112,40 +136,34 @@ class Outcome:
     decisions: int
 
 
-def _finish(engine: EngineAdapter, hello: dict[str, Any], case: Case, save: Path | None) -> Outcome:
+def finish(engine: EngineAdapter, hello: dict[str, Any], case: Case, save: Path | None) -> Outcome:
+    """Run one case; when it fails and ``save`` is a folder, shrink it and save the small trace there
+    (written whole or not at all: a full disk is noted in the result, never a half-written file)."""
     results = run_case(engine, case, hello)
     for result in results:
         if result.outcome == FAIL and case.generated and save is not None:
             try:
                 small = shrink(case, result, lambda c: run_case(engine, c, hello))
-                save.mkdir(parents=True, exist_ok=True)
-                name = case.id.replace("/", "_").replace(":", "_").replace("=", "-") + f"-{result.level}.json"
-                path = save / name
-                path.write_text(dumps_document(small), encoding="utf-8")
-                result.shrunk = str(path)
             except Exception as error:  # shrinking must never lose the failure itself
                 result.shrunk = f"(shrinking failed: {type(error).__name__}: {error})"
+                continue
+            name = case.id.replace("/", "_").replace(":", "_").replace("=", "-") + f"-{result.level}.json"
+            path = save / name
+            try:
+                write_file(path, dumps_document(small), "failing trace")
+                result.shrunk = str(path)
+            except OutputError as error:
+                result.shrunk = f"(not saved: {error})"
     decisions = sum(r.decisions for r in results if r.level != "legal")
     return Outcome(results, decisions)
-
-
-_worker: dict[str, Any] = {}
-
-
-def _worker_init(spec: EngineSpec, save: Path | None) -> None:
-    engine, hello = handshake(spec)
-    _worker.update(engine=engine, hello=hello, save=save)
-
-
-def _worker_run(case: Case) -> Outcome:
-    return _finish(_worker["engine"], _worker["hello"], case, _worker["save"])
 
 
 def run(spec: EngineSpec, corpus: Corpus, workers: int = 1, save: Path | None = None,
         on_outcome: Callable[[Outcome], None] | None = None) -> tuple[dict[str, Any], list[CaseResult], int]:
     """Run the corpus against the engine. Returns the handshake, every result, and the decisions made.
 
-    Results arrive through ``on_outcome`` as cases finish, so an interrupted run still has them.
+    Results arrive through ``on_outcome`` as cases finish, so an interrupted run still has them. With
+    several ``workers``, each runs its own engine (see :mod:`.workers`).
     """
     engine, hello = handshake(spec)
     results: list[CaseResult] = []
@@ -161,13 +179,10 @@ def run(spec: EngineSpec, corpus: Corpus, workers: int = 1, save: Path | None = 
     try:
         if workers <= 1:
             for case in corpus.cases():
-                collect(_finish(engine, hello, case, save))
+                collect(finish(engine, hello, case, save))
         else:
             engine.close()
-            context = multiprocessing.get_context("fork")
-            with context.Pool(workers, initializer=_worker_init, initargs=(spec, save)) as pool:
-                for outcome in pool.imap(_worker_run, corpus.cases(), chunksize=4):
-                    collect(outcome)
+            WorkerPool(spec, workers, save).run(corpus.cases(), collect)
     finally:
         engine.close()
     return hello, results, decisions
