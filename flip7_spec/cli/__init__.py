@@ -2,8 +2,8 @@
 
 Each subcommand lives in its own module of this package and exposes a click command named ``command``;
 the group finds them all. Exit codes: 0 success, 1 a check failed (a divergence, a failed proof, a
-failing engine), 2 unusable input (bad arguments, files, rulesets, cards, or an engine that cannot be
-used at all), 130 interrupted.
+failing engine), 2 unusable input (bad arguments, files, rulesets, cards, outputs, or an engine that cannot
+be used at all), 130 interrupted (Ctrl-C), 143 terminated (SIGTERM).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def cli() -> None:
     conformance suite that finds where another engine breaks the rules.
 
     \b
-    Exit codes: 0 success, 1 a check failed, 2 unusable input, 130 interrupted.
+    Exit codes: 0 success, 1 a check failed, 2 unusable input, 130 interrupted, 143 terminated.
     Run `flip7-spec COMMAND --help` for each command.
     """
 

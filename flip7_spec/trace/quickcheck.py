@@ -38,6 +38,20 @@ def _simple_choice(choice: Any) -> bool:
     return choice in ("hit", "stay") or _count(choice)
 
 
+_CARD_REF_KEYS = frozenset({"player", "index"})
+
+
+def _card_ref(value: Any) -> bool:
+    return type(value) is dict and value.keys() == _CARD_REF_KEYS and _count(value["player"]) and _count(value["index"])
+
+
+def _choice(choice: Any) -> bool:
+    """Any choice the schema allows: hit, stay, a seat, a card reference, or a pair of card references."""
+    if _simple_choice(choice) or _card_ref(choice):
+        return True
+    return type(choice) is list and len(choice) == 2 and all(_card_ref(c) for c in choice)
+
+
 def _cards(values: Any) -> bool:
     if type(values) is not list:
         return False
@@ -58,8 +72,8 @@ def plausible_step(step: Any) -> bool:
         return False
     if not decision.keys() <= _DECISION_KEYS or not isinstance(decision.get("kind", ""), str):
         return False
-    if not _count(decision.get("player", 0)) or not _simple_choice(decision["choice"]):
-        return False  # card references and odd values go through the schema
+    if not _count(decision.get("player", 0)) or not _choice(decision["choice"]):
+        return False  # odd values go through the schema
     events = step.get("events", [])
     scores = step.get("scores", [])
     return (isinstance(events, list) and all(isinstance(e, dict) and isinstance(e.get("event"), str) for e in events)
@@ -89,7 +103,7 @@ def _valid_pending(pending: Any) -> bool:
     options = pending.get("options")
     return (_count(pending.get("player")) and type(pending.get("kind")) is str
             and (card is None or (type(card) is str and _card_pattern().fullmatch(card) is not None))
-            and type(options) is list and bool(options) and all(_simple_choice(o) for o in options))
+            and type(options) is list and bool(options) and all(_choice(o) for o in options))
 
 
 def valid_observation(observation: Any) -> bool:
