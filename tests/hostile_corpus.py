@@ -76,6 +76,12 @@ ENGINE_ITEM_SECONDS = 6.0
 still hang they hold the corpus up less (once fixed, each ends in about a second)."""
 
 
+def engine_item(id: str, covers: str, command: tuple[str | bytes, ...], expect: tuple[int, ...],
+                slow: bool = False) -> Item:
+    """An item whose fix belongs to the game engine (see :data:`ENGINE_ITEM_SECONDS`)."""
+    return Item(id, covers, command, expect=expect, engine_work=True, slow=slow, seconds=ENGINE_ITEM_SECONDS)
+
+
 def cli(*args: str | bytes) -> tuple[str | bytes, ...]:
     """The command ``flip7-spec ARGS`` (this checkout's, through the running interpreter)."""
     return (sys.executable, "-m", "flip7_spec", *args)
@@ -451,25 +457,25 @@ def items(folder: Path) -> list[Item]:
         Item("fixtures-latin1", "non-UTF-8 fixture source", cli("fixtures", "regenerate", "--dir", "fixtures-latin1")),
         Item("fixtures-list-deep", "deeply nested fixture trace", cli("fixtures", "list", "--dir", "fixtures-list")),
         # The game engine's part: stalls and reshuffle orders (expected to fail until the engine checks them).
-        Item("stall-simulate", "a deck of a single 0 hangs simulate",
-             cli("simulate", "-r", "ruleset-zero-deck.toml", "-g", "1"), expect=(0, 2), engine_work=True, seconds=ENGINE_ITEM_SECONDS),
-        Item("stall-simulate-out", "with --out, memory grows 14 MB/s",
-             cli("simulate", "-r", "ruleset-zero-deck.toml", "-g", "1", "--out", "stall.json"), expect=(0, 2),
-             engine_work=True, slow=True, seconds=ENGINE_ITEM_SECONDS),
-        Item("stall-conform", "a deck of a single 0 hangs conform",
-             cli("conform", "--engine", engine("slow", "0"), "-r", "ruleset-zero-deck.toml", "--no-fixtures",
-                 "--no-scoring", "-g", "1", "--no-progress"), expect=(0, 1, 2), engine_work=True, seconds=ENGINE_ITEM_SECONDS),
-        Item("stall-fixtures", "a deck of a single 0 hangs fixtures regenerate",
-             cli("fixtures", "regenerate", "--dir", "fixtures-stall"), expect=(0, 1, 2), engine_work=True, seconds=ENGINE_ITEM_SECONDS),
-        Item("stall-new-game", "a deck of a single 0 hangs new_game", library(
+        engine_item("stall-simulate", "a deck of a single 0 hangs simulate",
+                    cli("simulate", "-r", "ruleset-zero-deck.toml", "-g", "1"), expect=(0, 2)),
+        engine_item("stall-simulate-out", "with --out, memory grows 14 MB/s",
+                    cli("simulate", "-r", "ruleset-zero-deck.toml", "-g", "1", "--out", "stall.json"),
+                    expect=(0, 2), slow=True),
+        engine_item("stall-conform", "a deck of a single 0 hangs conform",
+                    cli("conform", "--engine", engine("slow", "0"), "-r", "ruleset-zero-deck.toml", "--no-fixtures",
+                        "--no-scoring", "-g", "1", "--no-progress"), expect=(0, 1, 2)),
+        engine_item("stall-fixtures", "a deck of a single 0 hangs fixtures regenerate",
+                    cli("fixtures", "regenerate", "--dir", "fixtures-stall"), expect=(0, 1, 2)),
+        engine_item("stall-new-game", "a deck of a single 0 hangs new_game", library(
             "from flip7_spec import load_ruleset, new_game\n"
             "from flip7_spec.errors import Flip7Error\n"
             "try:\n    new_game(load_ruleset('ruleset-zero-deck.toml'), 3, ['0'], reshuffler=list)\n"
             "except Flip7Error as e:\n"
-            "    print(e)\n"), expect=(0,), engine_work=True, seconds=ENGINE_ITEM_SECONDS),
-        Item("stall-unreachable-target", "an unreachable target score crashes after a million decisions",
-             cli("simulate", "-r", "ruleset-no-score.toml", "-g", "1"), expect=(0, 2), engine_work=True, seconds=ENGINE_ITEM_SECONDS),
-        Item("missing-reshuffle-leaves-game", "apply() leaves the game neither pending nor over", library(
+            "    print(e)\n"), expect=(0,)),
+        engine_item("stall-unreachable-target", "an unreachable target score crashes after a million decisions",
+                    cli("simulate", "-r", "ruleset-no-score.toml", "-g", "1"), expect=(0, 2)),
+        engine_item("missing-reshuffle-leaves-game", "apply() leaves the game neither pending nor over", library(
             "from flip7_spec import cards, new_game, preset\nfrom flip7_spec.errors import ChanceError\n"
             "rs = preset('flip7')\ndeck = [c.text for c in rs.deck_cards(3)]\n"
             "game, _ = new_game(rs, 3, deck)\n"
@@ -478,9 +484,8 @@ def items(folder: Path) -> list[Item]:
             "    try:\n        game.apply(game.pending.options[0])\n"
             "    except ChanceError:\n        break\n"
             "assert game.observation() == before, 'a rejected call changed the game'\n"
-            "try:\n    game.apply(game.pending.options[0])\nexcept ChanceError:\n    pass\n"), expect=(0,),
-             engine_work=True, seconds=ENGINE_ITEM_SECONDS),
-        Item("reshuffler-output-checked", "the reshuffler callback's output is never checked", library(
+            "try:\n    game.apply(game.pending.options[0])\nexcept ChanceError:\n    pass\n"), expect=(0,)),
+        engine_item("reshuffler-output-checked", "the reshuffler callback's output is never checked", library(
             "from flip7_spec import new_game, preset\nfrom flip7_spec.errors import Flip7Error\n"
             "rs = preset('flip7')\ndeck = [c.text for c in rs.deck_cards(3)]\n"
             "extra = rs.deck_cards(3)[:10]\n"
@@ -488,8 +493,7 @@ def items(folder: Path) -> list[Item]:
             "try:\n"
             "    while game.pending:\n        game.apply(game.pending.options[0])\n"
             "except Flip7Error:\n    raise SystemExit(0)\n"
-            "raise SystemExit('a reshuffle with cards from nowhere was accepted')\n"), expect=(0,),
-             engine_work=True, seconds=ENGINE_ITEM_SECONDS),
+            "raise SystemExit('a reshuffle with cards from nowhere was accepted')\n"), expect=(0,)),
     ]
     return listed
 

@@ -130,3 +130,19 @@ def test_ctrl_c_in_a_smoke_run_ends_the_engine(tmp_path: Path) -> None:
     code, stderr, _ = finish(process)
     assert code == 130, stderr[-2000:]
     assert_clean(token, code, stderr)
+
+
+def test_sigterm_stops_simulate_and_leaves_no_partial_file(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    process = subprocess.Popen([sys.executable, "-m", "flip7_spec", "simulate", "-g", "1000000", "--out", str(out)],
+                               cwd=REPO, env=environment(uuid.uuid4().hex), stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    deadline = time.monotonic() + GUARD
+    while not (tmp_path / "games.jsonl.partial").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGTERM)
+    code, stderr, seconds = finish(process)
+    assert code == 143, stderr
+    assert seconds < STOP_WITHIN
+    assert "Traceback" not in stderr and "flip7-spec: interrupted" in stderr
+    assert list(tmp_path.iterdir()) == []

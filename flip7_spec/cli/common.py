@@ -59,9 +59,10 @@ def run_main(group: click.Group) -> int:
     except click.ClickException as error:
         say(f"flip7-spec: error: {error.format_message()}", err=True)
         return EXIT_BAD_INPUT
-    except click.exceptions.Abort:
+    except click.exceptions.Abort as aborted:  # click's form of an interrupt (the signal is its cause)
         click.echo("flip7-spec: interrupted", err=True)
-        return EXIT_INTERRUPTED
+        cause = aborted.__cause__
+        return interruption(cause) if isinstance(cause, KeyboardInterrupt) else EXIT_INTERRUPTED
     except KeyboardInterrupt as stopped:
         click.echo("flip7-spec: interrupted", err=True)
         return interruption(stopped)

@@ -15,7 +15,7 @@ from flip7_spec.conformance.cases import Case, fixture_cases, generated_cases, s
 from flip7_spec.conformance.runner import CaseResult, run_case
 from flip7_spec.conformance.shrink import shrink
 from flip7_spec.conformance.workers import WorkerPool
-from flip7_spec.errors import Flip7Error, OutputError
+from flip7_spec.errors import Flip7Error
 from flip7_spec.outputs import write_file
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure
 from flip7_spec.protocol.process import ProcessEngine
@@ -150,9 +150,10 @@ def finish(engine: EngineAdapter, hello: dict[str, Any], case: Case, save: Path 
             name = case.id.replace("/", "_").replace(":", "_").replace("=", "-") + f"-{result.level}.json"
             path = save / name
             try:
+                save.mkdir(parents=True, exist_ok=True)
                 write_file(path, dumps_document(small), "failing trace")
                 result.shrunk = str(path)
-            except OutputError as error:
+            except OSError as error:  # OutputError included: a full disk, a folder gone
                 result.shrunk = f"(not saved: {error})"
     decisions = sum(r.decisions for r in results if r.level != "legal")
     return Outcome(results, decisions)
