@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from pathlib import Path
@@ -210,3 +212,21 @@ def test_an_unknown_card_message_is_short_for_a_long_text() -> None:
     with pytest.raises(Flip7Error) as raised:
         cards(["x" * 1_000_000])
     assert len(str(raised.value)) < 300
+
+
+def test_conform_starts_no_more_engines_than_the_cases_need(tmp_path: Path) -> None:
+    """One game gives two cases: with --workers 8, at most two workers start, each with one engine (plus the
+    engine conform says hello to first)."""
+    starts = tmp_path / "starts"
+    script = tmp_path / "counting_engine.py"
+    script.write_text(
+        "import os, sys\n"
+        f"sys.path.insert(0, {str(REPO / 'tests' / 'broken_engines')!r})\n"
+        f"with open({str(starts)!r}, 'a') as log:\n    log.write(f'{{os.getpid()}}\\n')\n"
+        "from _loop import dumps, serve_with\nserve_with(lambda request, reply: dumps(reply))\n", encoding="utf-8")
+    path = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)
+    done = subprocess.run([sys.executable, "-m", "flip7_spec", "conform", "--engine", f"{sys.executable} {script}",
+                           "-j", "8", "-g", "1", "--no-fixtures", "--no-scoring", "-r", "flip7", "--no-progress"],
+                          capture_output=True, text=True, timeout=120, env={**os.environ, "PYTHONPATH": path})
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert 2 <= len(starts.read_text().split()) <= 3

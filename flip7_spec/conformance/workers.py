@@ -6,7 +6,7 @@ at the terminal reaches the whole process group, and only the parent decides wha
 the parent sends each worker SIGTERM, on which the worker ends its engine's process group and exits; a
 worker that does not exit in time is killed, and so is the last engine process group it reported. A
 worker that dies on its own (an in-process engine that crashed it) errors the case it was running, and a
-new worker takes its place.
+new worker takes its place when there is work for it. Workers start only as the cases need them.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import multiprocessing
 import os
 import signal
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
@@ -111,29 +112,39 @@ class WorkerPool:
         return worker
 
     def run(self, cases: Iterator[Case], deliver: Callable[[Outcome], None]) -> None:
-        """Run every case of ``cases`` and pass each outcome to ``deliver`` in the order of the cases."""
+        """Run every case of ``cases`` and pass each outcome to ``deliver`` in the order of the cases.
+
+        Workers are started as the cases need them, up to ``count``: a run of two cases starts at most
+        two engines, whatever ``--workers`` says.
+        """
         from flip7_spec.conformance.session import EngineUnusable
 
-        for _ in range(self.count):
-            self._start_worker()
         waiting: dict[int, Outcome] = {}
         next_index = 0  # the next outcome to deliver
-        sent = 0
+        queued: deque[tuple[int, Case]] = deque()  # cases taken from ``cases``, not yet sent to a worker
+        taken = 0
         exhausted = False
         try:
             while True:
-                for worker in self.workers:
-                    if worker.ready and worker.busy is None and not exhausted:
+                while True:  # give a case to every idle worker, keeping one case in hand
+                    if not queued and not exhausted:
                         case = next(cases, None)
                         if case is None:
                             exhausted = True
-                            break
-                        worker.busy, worker.case = sent, case
-                        sent += 1
-                        with contextlib.suppress(OSError):  # a dead worker: its death errors the case
-                            worker.conn.send((worker.busy, case))
-                if exhausted and all(w.busy is None for w in self.workers):
+                        else:
+                            queued.append((taken, case))
+                            taken += 1
+                    idle = next((w for w in self.workers if w.ready and w.busy is None), None)
+                    if idle is None or not queued:
+                        break
+                    idle.busy, idle.case = queued[0]
+                    with contextlib.suppress(OSError):  # a dead worker: its death errors the case
+                        idle.conn.send(queued.popleft())
+                if exhausted and not queued and all(w.busy is None for w in self.workers):
                     break
+                free = any(w.busy is None for w in self.workers)  # idle, or still starting
+                if queued and not free and len(self.workers) < self.count:
+                    self._start_worker()
                 for worker in self._ready_workers():
                     message = self._receive(worker)
                     if message is None:
@@ -191,7 +202,6 @@ class WorkerPool:
         if self.replaced > MAX_REPLACEMENTS:
             raise EngineUnusable(f"worker processes keep dying ({self.replaced} so far; the last exit code "
                                  f"{worker.process.exitcode})")
-        self._start_worker()
         if worker.busy is None or worker.case is None:
             return None
         case = worker.case
