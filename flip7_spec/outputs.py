@@ -54,14 +54,15 @@ def check_distinct(outputs: Sequence[tuple[str, Path]], inputs: Iterable[Path] =
                 raise OutputError(f"{what} {path}: is also the {other_what} output")
 
 
-def _probe_room(fd: int) -> None:
-    """Raise OSError (ENOSPC, EDQUOT) unless ``ROOM`` bytes can be allocated to ``fd``; leaves it empty."""
+def _probe_room(fd: int, room: int = ROOM) -> None:
+    """Raise OSError (ENOSPC, EDQUOT) unless ``room`` bytes can be allocated to ``fd``; leaves it empty."""
+    room = max(room, 1)
     try:
-        os.posix_fallocate(fd, 0, ROOM)
+        os.posix_fallocate(fd, 0, room)
     except OSError as error:
         if error.errno not in (errno.EINVAL, errno.EOPNOTSUPP, errno.ENOSYS):
             raise
-        os.write(fd, b"\0" * ROOM)  # no fallocate on this file system: a plain write shows the room
+        os.write(fd, b"\0" * room)  # no fallocate on this file system: a plain write shows the room
         os.fsync(fd)
     os.ftruncate(fd, 0)
 
@@ -94,8 +95,9 @@ class Output:
         self._done = False
 
     @classmethod
-    def reserve(cls, path: Path, what: str = "output") -> Output:
-        """Check ``path`` and reserve it for this run (see the module docstring); :class:`OutputError` if not."""
+    def reserve(cls, path: Path, what: str = "output", room: int = ROOM) -> Output:
+        """Check ``path`` and reserve it for this run (see the module docstring), making sure ``room`` bytes
+        are free beside it; :class:`OutputError` if not."""
         _check_target(path, what)
         temporary = path.with_name(path.name + ".partial")
         for _ in range(3):  # the .partial file may be renamed by a run finishing just now: open it again
@@ -120,7 +122,7 @@ class Output:
             raise OutputError(f"cannot write {what} {path}: {temporary.name} keeps being replaced")
         try:
             os.ftruncate(fd, 0)
-            _probe_room(fd)
+            _probe_room(fd, room)
         except OSError as error:
             with contextlib.suppress(OSError):
                 temporary.unlink()
@@ -183,8 +185,8 @@ def _is_at(fd: int, path: Path) -> bool:
 
 
 def write_file(path: Path, text: str, what: str = "output") -> None:
-    """Write ``text`` to ``path`` whole or not at all (reserve, write, commit)."""
-    with Output.reserve(path, what) as output:
+    """Write ``text`` to ``path`` whole or not at all (reserve room for it, write, commit)."""
+    with Output.reserve(path, what, room=len(text.encode("utf-8", "backslashreplace"))) as output:
         output.write(text)
 
 

@@ -212,3 +212,22 @@ def test_save_failures_needs_a_folder_it_can_write(tmp_path: Path) -> None:
         reserve_folder(blocker / "failures", "--save-failures")
     assert reserve_folder(tmp_path / "new" / "failures", "--save-failures").is_dir()
     assert list((tmp_path / "new" / "failures").iterdir()) == []  # the probe file is gone
+
+
+def test_failing_traces_on_a_disk_that_fills_up_are_whole_or_absent(tmp_path: Path) -> None:
+    """Shrunk traces saved while the disk runs out: each file there is a whole trace, none is empty or
+    .partial, and the failures that could not be saved say so."""
+    from flip7_spec.conformance.session import Corpus, EngineSpec, run
+    from flip7_spec.rulesets import preset
+
+    with mounted_tmpfs(tmp_path / "disk", "48k") as disk:  # room for about half of the ~90 KB of traces
+        save = disk / "failures"
+        corpus = Corpus(rulesets=[preset("flip7")], games=8, scoring=False, fixtures=None)
+        _, results, _ = run(EngineSpec(python="tests.mutants.dealer_fixed:Engine"), corpus, save=save)
+        shrunk = [r.shrunk for r in results if r.shrunk]
+        assert any(s.startswith("(not saved: ") and "no space left" in s for s in shrunk), shrunk
+        saved = [Path(s) for s in shrunk if not s.startswith("(")]
+        assert saved, "the disk had room for some"
+        for path in save.iterdir():
+            assert path in saved and not path.name.endswith(".partial"), path
+            assert json.loads(path.read_text(encoding="utf-8"))["format"] == "flip7-trace"
