@@ -47,7 +47,7 @@ def open_regular(path: Path) -> IO[bytes]:
     return os.fdopen(fd, "rb")
 
 
-def read_bytes(path: Path, limit: Limit, advice: str = "") -> bytes:
+def read_bytes(path: Path, limit: Limit) -> bytes:
     """The bytes of the regular file ``path``; :class:`InputError` if it is larger than ``limit``."""
     with open_regular(path) as handle:
         try:
@@ -55,7 +55,7 @@ def read_bytes(path: Path, limit: Limit, advice: str = "") -> bytes:
         except OSError as error:
             raise InputError(f"{path}: cannot read ({error.strerror or error})") from None
     if len(data) > limit.value:
-        raise InputError(f"{path}: the file is larger than the limit of {limit.text} ({limit.name}){advice}")
+        raise InputError(f"{path}: the file is larger than the limit of {limit.text} ({limit.name})")
     return data
 
 
