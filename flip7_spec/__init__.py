@@ -24,6 +24,7 @@ canonical observation, score hands.
 
 from flip7_spec import games as _games  # noqa: F401  (registers the built-in games)
 from flip7_spec.cards import Card, Kind, card, cards
+from flip7_spec.checked import check_hand, round_score, score  # play's functions, arguments checked
 from flip7_spec.clauses import CLAUSES, Clause, clauses_for
 from flip7_spec.errors import (
     CardError,
@@ -35,7 +36,7 @@ from flip7_spec.errors import (
 )
 from flip7_spec.events import Decision, DecisionKind, Event, Status
 from flip7_spec.machine import Game
-from flip7_spec.play import check_hand, new_game, round_score, score
+from flip7_spec.play import new_game
 from flip7_spec.registry import GameDefinition, game_definition, game_names, register_game
 from flip7_spec.rulesets import Ruleset, load_ruleset, preset, preset_names
 

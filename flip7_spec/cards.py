@@ -31,6 +31,7 @@ text are the same object, so identity comparison is valid and cheap.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from enum import Enum
 from typing import Final
 
@@ -167,7 +168,8 @@ def _build(text: str) -> Card:
             return Card(text, Kind.MULTIPLY, amount)
         if amount == 2:
             return Card(text, Kind.HALVE, amount)
-    raise CardError(f"unknown card {text!r}; expected a number 0-99, +N, -N, xN, /2 or one of "
+    shown = text if len(text) <= 40 else text[:37] + "..."
+    raise CardError(f"unknown card {shown!r}; expected a number 0-99, +N, -N, xN, /2 or one of "
                     f"{', '.join(sorted([*_ACTION_TEXTS, *_SPECIAL_NUMBERS]))}")
 
 
@@ -206,7 +208,8 @@ def card(text: str) -> Card:
     if found is None:
         found = _build(canonical)
         _INTERNED[canonical] = found
-    _INTERNED[text] = found
+    if len(text) <= 12:  # a lax spelling is remembered too, unless it is long (padding could grow this forever)
+        _INTERNED[text] = found
     return found
 
 
@@ -214,6 +217,8 @@ def cards(texts: str | list[str] | tuple[str, ...]) -> list[Card]:
     """Parse several cards: a list of texts, or one string of texts separated by spaces or commas."""
     if isinstance(texts, str):
         texts = [t for t in re.split(r"[\s,]+", texts) if t]
+    elif not isinstance(texts, Iterable):
+        raise CardError(f"cards are a string of card texts or a list of them, not {type(texts).__name__}")
     return [card(t) for t in texts]
 
 

@@ -32,3 +32,23 @@ class IllegalDecision(Flip7Error, ValueError):
     def __init__(self, message: str, legal: list[Any] | None = None) -> None:
         super().__init__(message)
         self.legal = legal if legal is not None else []
+
+
+class ArgumentError(Flip7Error, TypeError):
+    """A library call with an argument of the wrong type (a player count that is not a whole number, a
+    deck that is not a sequence of cards, a ruleset that is not a :class:`~flip7_spec.rulesets.Ruleset`)."""
+
+
+class LimitError(Flip7Error, ValueError):
+    """A value over one of the documented limits of :mod:`flip7_spec.limits` (players, copies of a card,
+    deck size, games, workers, file size, nesting depth, line length, name length)."""
+
+
+class InputError(Flip7Error, ValueError):
+    """An input file that cannot be read as text of its kind: not a regular file, too large, not UTF-8,
+    malformed, nested too deeply, or holding a number JSON cannot carry (``NaN``, ``Infinity``, a huge one)."""
+
+
+class OutputError(Flip7Error, OSError):
+    """An output that cannot be written: a missing or unwritable folder, a full disk, a file that is an
+    input of the same run, or one another run is writing."""

@@ -40,7 +40,6 @@ instead of merely recording it.
 from __future__ import annotations
 
 import random
-import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -49,9 +48,12 @@ from typing import Any, Final
 
 from flip7_spec.cards import Card, card
 from flip7_spec.clauses import CLAUSES
-from flip7_spec.errors import ChanceError, Flip7Error, IllegalDecision
+from flip7_spec.errors import ChanceError, Flip7Error, IllegalDecision, InputError, OutputError
 from flip7_spec.events import Choice, Event
+from flip7_spec.inputs import read_document
+from flip7_spec.limits import SOURCE_FILE
 from flip7_spec.machine import Game
+from flip7_spec.outputs import write_file
 from flip7_spec.play import new_game
 from flip7_spec.policies import threshold_policy
 from flip7_spec.rulesets import Ruleset, load_ruleset, ruleset_from_json
@@ -232,11 +234,9 @@ def load_source(root: Path, path: Path) -> Source:
     """
     where = _where(root, path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise FixtureError(f"{where}: cannot read ({error.strerror})") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise FixtureError(f"{where}: not valid TOML: {error}") from None
+        data = read_document(path, SOURCE_FILE)  # a regular file within the limits, strict TOML
+    except InputError as error:
+        raise FixtureError(f"{where}: {str(error).removeprefix(f'{path}: ')}") from None
     unknown = sorted(set(data) - _KNOWN_KEYS)
     if unknown:
         raise FixtureError(f"{where}: unknown key {unknown[0]!r}; keys are {', '.join(sorted(_KNOWN_KEYS))}")
@@ -495,14 +495,18 @@ def regenerate(root: Path, check: bool = False, only: Iterable[str] = ()) -> Rep
             report.errors.append(str(error))
             continue
         out = compiled.out
-        current = out.read_text(encoding="utf-8") if out.is_file() else None
+        current = out.read_text(encoding="utf-8", errors="replace") if out.is_file() else None
         if current == compiled.text:
             report.unchanged.append(_where(root, out))
         elif check:
             report.outdated.append(_where(root, out))
         else:
-            out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_text(compiled.text, encoding="utf-8", newline="\n")
+            try:
+                out.parent.mkdir(parents=True, exist_ok=True)
+                write_file(out, compiled.text, "fixture")  # whole or not at all
+            except (OSError, OutputError) as error:
+                report.errors.append(f"{_where(root, out)}: {error}")
+                continue
             report.written.append(_where(root, out))
     if not wanted:
         expected = {compiled_path(root, p) for p in paths}

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
+from flip7_spec.arguments import check_game_arguments
 from flip7_spec.cards import Card, card
 from flip7_spec.errors import SetupError
 from flip7_spec.events import Event
@@ -75,8 +76,10 @@ def new_game(
     ``deck`` is the whole draw pile, top card first, and must be a permutation of the ruleset's deck for
     that many players (its game's deck clauses). Reshuffle orders come from ``reshuffles`` first, then
     from ``reshuffler`` (which receives the discard pile and returns the new order, top first). Raises
-    :class:`SetupError` for a bad player count, dealer or deck.
+    :class:`SetupError` for a bad player count, dealer or deck, :class:`~flip7_spec.errors.ArgumentError` for
+    an argument of the wrong type and :class:`~flip7_spec.errors.LimitError` for one over a limit.
     """
+    check_game_arguments(ruleset, players, deck, dealer, reshuffles, reshuffler)  # types and limits first
     if players < 1:
         raise SetupError(f"a game needs at least one player, got {players}")
     try:
@@ -104,3 +107,4 @@ def make_game(
     """A game of the class of ``ruleset``'s game, not yet started and with no checks (see :func:`new_game`)."""
     game_class = definition_of(ruleset).game_class
     return game_class(ruleset, players, dealer, deck, reshuffles, reshuffler, record)
+

@@ -3,11 +3,13 @@ per round, or the points per round against a policy's parameter (a ``--sweep``).
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from flip7_spec.errors import Flip7Error
+from flip7_spec.outputs import Output
 
 
 class PlotError(Flip7Error):
@@ -26,12 +28,23 @@ def _pyplot() -> Any:
     return plt
 
 
-def require_matplotlib() -> None:
-    """Raise :class:`PlotError` now (before a long run) if matplotlib is missing."""
-    _pyplot()
+def require_matplotlib(path: Path | None = None) -> None:
+    """Raise :class:`PlotError` now (before a long run) if matplotlib is missing, or has no writer for the
+    picture format ``path``'s extension names."""
+    plt = _pyplot()
+    if path is None:
+        return
+    figure = plt.figure()
+    try:
+        formats = figure.canvas.get_supported_filetypes()
+    finally:
+        plt.close(figure)
+    if path.suffix.lower().lstrip(".") not in formats:
+        raise PlotError(f"{path}: --plot writes {', '.join('.' + f for f in sorted(formats))} files; "
+                        f"{path.suffix or 'no extension'} is none of them")
 
 
-def plot_distribution(summary: dict[str, Any], path: Path, title: str) -> None:
+def plot_distribution(summary: dict[str, Any], output: Output, title: str) -> None:
     """Bars of the share of player-rounds by points and by cards, the mean and its 95% interval marked."""
     plt = _pyplot()
     figure, (points_axes, cards_axes) = plt.subplots(1, 2, figsize=(11, 4.2), gridspec_kw={"width_ratios": [3, 1]})
@@ -46,10 +59,10 @@ def plot_distribution(summary: dict[str, Any], path: Path, title: str) -> None:
         axes.set_ylabel("% of player-rounds")
         axes.legend(loc="upper right", fontsize="small")
     figure.suptitle(title)
-    _save(figure, plt, path)
+    _save(figure, plt, output)
 
 
-def plot_sweep(rows: Sequence[dict[str, Any]], parameter: str, path: Path, title: str) -> None:
+def plot_sweep(rows: Sequence[dict[str, Any]], parameter: str, output: Output, title: str) -> None:
     """Mean points per round (with 95% intervals) and bust rate against the swept parameter."""
     plt = _pyplot()
     figure, axes = plt.subplots(figsize=(8, 4.5))
@@ -70,16 +83,18 @@ def plot_sweep(rows: Sequence[dict[str, Any]], parameter: str, path: Path, title
     lines = axes.get_legend_handles_labels()
     more = busts.get_legend_handles_labels()
     axes.legend(lines[0] + more[0], lines[1] + more[1], loc="lower center", fontsize="small")
-    _save(figure, plt, path)
+    _save(figure, plt, output)
 
 
-def _save(figure: Any, plt: Any, path: Path) -> None:
+def _save(figure: Any, plt: Any, output: Output) -> None:
+    """Draw the picture in the format of the output's extension and write it whole (see :mod:`.outputs`)."""
     figure.tight_layout()
+    picture = io.BytesIO()
     try:
-        figure.savefig(path, dpi=110)
-    except OSError as error:
-        raise PlotError(f"{path}: cannot write the plot ({error.strerror})") from None
+        figure.savefig(picture, format=output.path.suffix.lower().lstrip("."), dpi=110)
     except ValueError as error:  # an extension matplotlib has no writer for
-        raise PlotError(f"{path}: {error}") from None
+        raise PlotError(f"{output.path}: {error}") from None
     finally:
         plt.close(figure)
+    output.write_bytes(picture.getvalue())
+    output.commit()

@@ -20,9 +20,7 @@ its allowed values and the clause it governs, and registers its presets here.
 
 from __future__ import annotations
 
-import json
 import math
-import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -30,7 +28,9 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from flip7_spec.cards import Card, Kind, card
-from flip7_spec.errors import CardError, RulesetError
+from flip7_spec.errors import ArgumentError, CardError, InputError, RulesetError
+from flip7_spec.inputs import read_ruleset_document
+from flip7_spec.limits import check_ruleset
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,7 +307,7 @@ def ruleset_from_json(data: Any, where: str = "ruleset") -> Ruleset:
         raise RulesetError(f"{where}.options: expected a table of option = value")
     ruleset = _apply_options(ruleset, options, f"{where}.options")
     deck = _parse_deck(data["deck"], f"{where}.deck", ruleset) if "deck" in data else ruleset.deck
-    return replace(ruleset, name=name, description=description, deck=deck, base=base_name)
+    return check_ruleset(replace(ruleset, name=name, description=description, deck=deck, base=base_name), where)
 
 
 def load_ruleset(spec: str) -> Ruleset:
@@ -315,6 +315,8 @@ def load_ruleset(spec: str) -> Ruleset:
 
     Raises :class:`RulesetError` with the file name and the problem for a bad file.
     """
+    if not isinstance(spec, str):
+        raise ArgumentError(f"a ruleset is named by a preset name or a file path (str), not {type(spec).__name__}")
     if spec in _PRESETS:
         return preset(spec)
     path = Path(spec)
@@ -322,14 +324,8 @@ def load_ruleset(spec: str) -> Ruleset:
         raise RulesetError(f"unknown ruleset {spec!r}; give a preset ({', '.join(preset_names())}) "
                            "or a .toml or .json file")
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise RulesetError(f"{spec}: cannot read ruleset file ({error.strerror})") from None
-    try:
-        data = tomllib.loads(text) if path.suffix.lower() == ".toml" else json.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise RulesetError(f"{spec}: not valid TOML: {error}") from None
-    except json.JSONDecodeError as error:
-        raise RulesetError(f"{spec}:{error.lineno}:{error.colno}: not valid JSON: {error.msg}") from None
+        data = read_ruleset_document(path)  # a regular file, within the limits, strict JSON or TOML
+    except InputError as error:
+        raise RulesetError(f"ruleset file {error}") from None
     return ruleset_from_json(data, where=path.name)
 

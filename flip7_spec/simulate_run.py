@@ -9,14 +9,17 @@ independent of the others. Either way every round that ends feeds the per-round 
 from __future__ import annotations
 
 import multiprocessing
+import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Never
 
 from flip7_spec.errors import Flip7Error
+from flip7_spec.limits import GAMES, WORKERS, check_game_size, check_ruleset
 from flip7_spec.machine import Game
+from flip7_spec.outputs import Output, check_distinct
 from flip7_spec.policies import Policy
 from flip7_spec.policy_specs import seat_policies
 from flip7_spec.round_stats import RoundStats
@@ -120,23 +123,36 @@ def _trace_line(played: PlayedGame, run: SimulationRun) -> str:
     return dumps_line(played_to_trace(played, generator=f"flip7-spec simulate {policies}{mode}"))
 
 
-def _chunks(run: SimulationRun) -> list[tuple[int, int]]:
-    return [(start, min(start + CHUNK, run.games)) for start in range(0, run.games, CHUNK)]
+def _chunks(run: SimulationRun) -> Iterator[tuple[int, int]]:
+    """The units of work, made as they are needed (a run of 10^8 games never lists them all)."""
+    return ((start, min(start + CHUNK, run.games)) for start in range(0, run.games, CHUNK))
+
+
+def chunk_count(run: SimulationRun) -> int:
+    """How many units of work the run has (no more workers than this are started)."""
+    return -(-run.games // CHUNK)
 
 
 def _results(run: SimulationRun) -> Iterator[tuple[int, ChunkResult]]:
-    chunks = _chunks(run)
-    if run.workers == 1 or len(chunks) == 1:
-        for start, stop in chunks:
+    workers = min(run.workers, chunk_count(run))
+    if workers == 1:
+        for start, stop in _chunks(run):
             yield stop - start, _play_chunk(run, start, stop)
         return
     context = multiprocessing.get_context("spawn" if sys.platform == "win32" else "fork")
-    with context.Pool(run.workers) as pool:
+    with context.Pool(workers, initializer=_worker_signals) as pool:
         # imap keeps the games in order, so the output file is the same for any worker count
         for (start, stop), result in zip(
-            chunks, pool.imap(_star_play, [(run, a, b) for a, b in chunks]), strict=True
+            _chunks(run), pool.imap(_star_play, ((run, a, b) for a, b in _chunks(run))), strict=True
         ):
             yield stop - start, result
+
+
+def _worker_signals() -> None:
+    """A worker leaves interrupts to the parent (a Ctrl-C reaches the whole process group), which stops the
+    pool; SIGTERM, from the parent stopping the pool, simply ends it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _star_play(args: tuple[SimulationRun, int, int]) -> ChunkResult:
@@ -149,43 +165,51 @@ def check_run(run: SimulationRun) -> None:
         raise Flip7Error(f"{run.out}: the output must end in .json (one game) or .jsonl (many games)")
     if run.out is not None and run.out.suffix == ".json" and run.games != 1:
         raise Flip7Error(f"{run.out}: a .json file holds one game; use .jsonl for {run.games} games")
+    GAMES.check(run.games, "rounds" if run.one_round else "games")
+    WORKERS.check(run.workers, "workers")
+    check_ruleset(run.ruleset)
+    check_game_size(run.ruleset, run.players)
     run.ruleset.check_players(run.players)
     run.policy()  # a bad policy spec or an unloadable user policy is reported now, in one line
 
 
-def run_experiment(run: SimulationRun, progress: bool | None = None) -> tuple[Stats, RoundStats]:
+def run_experiment(run: SimulationRun, progress: bool | None = None, inputs: Sequence[Path] = ()
+                   ) -> tuple[Stats, RoundStats]:
     """Play the run, writing traces to ``run.out`` as they come (nothing is held for the whole run); return
     the game and the per-round statistics. ``progress``: show a bar on stderr (None: when it is a terminal).
 
-    The output file is written to a temporary name and renamed at the end, so an interrupted run never
-    leaves a truncated file behind under the requested name.
+    Everything is checked before the first game: the limits, the player count, the policies, and the
+    output (its folder, the room on its disk, that it is none of ``inputs`` and that no other run writes
+    it). The traces go to ``OUT.partial``, renamed to ``OUT`` at the end, so an interrupted or failed run
+    never leaves a truncated file behind under the requested name.
     """
     check_run(run)
+    output = None
     total, rounds = Stats(run.players), RoundStats(run.players)
     show = sys.stderr.isatty() if progress is None else progress
-    partial = run.out.with_name(run.out.name + ".partial") if run.out is not None else None
-    handle = partial.open("w", encoding="utf-8", newline="\n") if partial is not None else None
     try:
+        if run.out is not None:
+            check_distinct([("--out", run.out)], inputs)
+            output = Output.reserve(run.out, "--out")
         with _progress_bar(run.games, "round" if run.one_round else "game", show) as bar:
             for count, result in _results(run):
                 total.merge(result.games)
                 rounds.merge(result.rounds)
-                if handle is not None:
-                    handle.writelines(result.lines)
+                if output is not None:
+                    output.write("".join(result.lines))
                 bar.update(count)
     except BaseException:
-        if handle is not None:
-            handle.close()
+        if output is not None:
+            output.discard()
         raise
-    if handle is not None and partial is not None and run.out is not None:
-        handle.close()
-        partial.replace(run.out)
+    if output is not None:
+        output.commit()
     return total, rounds
 
 
-def run_simulation(run: SimulationRun, progress: bool | None = None) -> Stats:
+def run_simulation(run: SimulationRun, progress: bool | None = None, inputs: Sequence[Path] = ()) -> Stats:
     """Play the run (see :func:`run_experiment`) and return its game statistics."""
-    return run_experiment(run, progress)[0]
+    return run_experiment(run, progress, inputs)[0]
 
 
 def _progress_bar(total: int, unit: str, show: bool) -> _Bar:

@@ -384,13 +384,13 @@ def test_show_html_errors(flip7_spec: Run, tmp_path: Path) -> None:
     assert not out.exists()
     code, _, err = flip7_spec("show", str(FIXTURES / "flip7" / "bust-basic.json"), "--html",
                               str(tmp_path / "missing" / "out.html"))
-    assert code == 2 and "cannot write the page" in err
+    assert code == 2 and "cannot write --html" in err and "no such folder" in err
 
 
 def test_conform_html_into_a_missing_folder(flip7_spec: Run, tmp_path: Path) -> None:
     code, _, err = flip7_spec("conform", "--python", "tests.mutants.dealer_fixed:Engine", "--games", "1", *QUICK,
                               "-r", "flip7", "-q", "--html", str(tmp_path / "missing" / "report.html"))
-    assert code == 2 and err.strip().endswith("cannot write the HTML report: No such file or directory")
+    assert code == 2 and "cannot write --html" in err and err.strip().endswith("missing")  # before the run
     assert len(err.strip().splitlines()) == 1
 
 

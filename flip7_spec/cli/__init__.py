@@ -4,7 +4,7 @@ Each subcommand lives in its own module of this package (``cmd_NAME``) and expos
 ``command``; the group lists them by module name and imports only the one that runs (a command's heavy
 dependencies, z3 or the HTML templates, cost nothing to the others). Exit codes: 0 success, 1 a check
 failed (a divergence, a failed proof, a failing engine), 2 unusable input (bad arguments, files, rulesets,
-cards, or an engine that cannot be used at all), 130 interrupted.
+cards, outputs, or an engine that cannot be used at all), 130 interrupted (Ctrl-C), 143 terminated (SIGTERM).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def cli() -> None:
     conformance suite that finds where another engine breaks the rules.
 
     \b
-    Exit codes: 0 success, 1 a check failed, 2 unusable input, 130 interrupted.
+    Exit codes: 0 success, 1 a check failed, 2 unusable input, 130 interrupted, 143 terminated.
     Run `flip7-spec COMMAND --help` for each command.
     """
 

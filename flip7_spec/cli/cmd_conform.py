@@ -4,12 +4,22 @@ from __future__ import annotations
 
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import click
 
-from flip7_spec.cli.common import EXIT_BAD_INPUT, EXIT_CHECK_FAILED, EXIT_INTERRUPTED, EXIT_OK, fail
+from flip7_spec.cli.common import (
+    EXIT_BAD_INPUT,
+    EXIT_CHECK_FAILED,
+    EXIT_OK,
+    engine_command,
+    say,
+    seconds,
+    seed_text,
+    within,
+)
 from flip7_spec.conformance import ERRORED, FAIL, SKIPPED
 from flip7_spec.conformance.progress import Progress
 from flip7_spec.conformance.report import (
@@ -17,19 +27,22 @@ from flip7_spec.conformance.report import (
     describe,
     empty_part_warnings,
     engine_seconds,
+    json_report,
+    junit_report,
     report_document,
     skip_lines,
     summary_lines,
-    write_json,
-    write_junit,
 )
 from flip7_spec.conformance.runner import CaseResult
 from flip7_spec.conformance.session import Corpus, EngineSpec, EngineUnusable, Outcome, handshake, run
 from flip7_spec.conformance.smoke import smoke
-from flip7_spec.errors import Flip7Error
+from flip7_spec.errors import Flip7Error, OutputError
 from flip7_spec.fixtures import shipped_fixtures_dir
-from flip7_spec.htmlreport import TraceKeeper, render_report, report_from, write_html
-from flip7_spec.rulesets import Ruleset, load_ruleset
+from flip7_spec.htmlreport import TraceKeeper, render_report, report_from
+from flip7_spec.interrupts import interruption
+from flip7_spec.limits import GAMES, PLAYERS, WORKERS, check_game_size
+from flip7_spec.outputs import Output, check_distinct, reserve_folder
+from flip7_spec.rulesets import Ruleset, load_ruleset, preset_names
 
 
 def _smoke(spec: EngineSpec) -> int:
@@ -37,38 +50,100 @@ def _smoke(spec: EngineSpec) -> int:
 
     def open_engine() -> tuple[Any, dict[str, Any]]:
         engine, hello = handshake(spec)
-        click.echo(f"smoke: handshake ok: {hello.get('name')} {hello.get('version', '')} "
-                   f"(rulesets {', '.join(map(str, hello.get('rulesets', [])))}; "
-                   f"levels {', '.join(map(str, hello.get('levels', [])))})")
+        say(f"smoke: handshake ok: {hello.get('name')} {hello.get('version', '')} "
+            f"(rulesets {', '.join(map(str, hello.get('rulesets', [])))}; "
+            f"levels {', '.join(map(str, hello.get('levels', [])))})")
         return engine, hello
 
     try:
-        verdict = smoke(open_engine, click.echo, describe)
+        verdict = smoke(open_engine, say, describe)
     except EngineUnusable as error:
-        click.echo(f"smoke: handshake FAILED: {error}")
+        say(f"smoke: handshake FAILED: {error}")
         return EXIT_BAD_INPUT
     return EXIT_CHECK_FAILED if verdict is False else EXIT_OK
 
 
-def _rulesets(names: tuple[str, ...]) -> list[Ruleset] | None:
+def _rulesets(names: tuple[str, ...], player_counts: tuple[int, ...]) -> list[Ruleset] | None:
+    """The rulesets given with ``--ruleset`` (None: those the engine declares), each within the limits for
+    every player count."""
     try:
-        return [load_ruleset(n) for n in names] or None
+        rulesets = [load_ruleset(n) for n in names]
     except Flip7Error as error:
         raise click.BadParameter(str(error), param_hint="--ruleset") from None
+    for ruleset in rulesets:
+        for players in player_counts:
+            check_game_size(ruleset, players, "--players")
+    return rulesets or None
+
+
+@dataclass
+class _Reports:
+    """The outputs of a run, reserved before it starts (see :mod:`flip7_spec.outputs`)."""
+
+    json: Output | None = None
+    junit: Output | None = None
+    html: Output | None = None
+
+    @classmethod
+    def reserve(cls, json_path: Path | None, junit_xml: Path | None, html_path: Path | None,
+                save_failures: Path | None, inputs: list[Path]) -> _Reports:
+        named = (("--json", json_path), ("--junit-xml", junit_xml), ("--html", html_path))
+        check_distinct([(what, path) for what, path in named if path is not None], inputs)
+        if save_failures is not None:
+            reserve_folder(save_failures, "--save-failures")
+        reports = cls()
+        try:
+            reports.json = Output.reserve(json_path, "--json") if json_path is not None else None
+            reports.junit = Output.reserve(junit_xml, "--junit-xml") if junit_xml is not None else None
+            reports.html = Output.reserve(html_path, "--html") if html_path is not None else None
+        except OutputError:
+            reports.discard()
+            raise
+        return reports
+
+    def write(self, results: list[CaseResult], meta: dict[str, Any], engine: str, keeper: TraceKeeper) -> None:
+        """Write and commit every report (each whole or not at all)."""
+        try:
+            if self.json is not None:
+                self.json.write(json_report(results, meta))
+                self.json.commit()
+            if self.junit is not None:
+                self.junit.write(junit_report(results, engine))
+                self.junit.commit()
+            if self.html is not None:
+                self.html.write(render_report(report_from(report_document(results, meta), keeper.traces)))
+                self.html.commit()
+        finally:
+            self.discard()
+
+    def discard(self) -> None:
+        for output in (self.json, self.junit, self.html):
+            if output is not None:
+                output.discard()
+
+
+def _inputs(ruleset_names: tuple[str, ...], fixtures: Path | None, traces: tuple[Path, ...]) -> list[Path]:
+    """The files a run reads: ruleset files, fixture traces and saved traces (a report must not overwrite one)."""
+    files = [Path(name) for name in ruleset_names if name not in preset_names()]
+    if fixtures is not None and fixtures.is_dir():
+        files.extend(p for p in fixtures.rglob("*") if p.suffix in (".json", ".jsonl"))
+    files.extend(traces)
+    return files
 
 
 @click.command("conform")
-@click.option("--engine", "-e", "command", metavar="CMD",
-              help='the engine command, run as a child process speaking docs/protocol.md (e.g. "node engine.js")')
+@click.option("--engine", "-e", "command", metavar="CMD", callback=engine_command,
+              help='the engine command, run as a child process speaking docs/protocol.md (e.g. "node engine.js"); '
+                   "split into arguments like a shell would, and run without a shell")
 @click.option("--python", "python", metavar="MODULE:ATTR",
               help="an in-process engine: a class or factory building a flip7_spec.protocol.adapter.EngineAdapter")
-@click.option("--games", "-g", type=click.IntRange(0), default=40, show_default=True,
+@click.option("--games", "-g", type=click.IntRange(0), default=40, show_default=True, callback=within(GAMES),
               help="generated games (each gives a round case and a game case)")
-@click.option("--seed", "-s", default="0", show_default=True, help="seed of the generated games")
+@click.option("--seed", "-s", default="0", show_default=True, callback=seed_text, help="seed of the generated games")
 @click.option("--ruleset", "-r", "ruleset_names", multiple=True, metavar="NAME|FILE",
               help="ruleset of generated games and scoring cases (repeatable; default: the presets the engine "
                    "declares in its handshake)")
-@click.option("--players", "-p", "player_counts", multiple=True, type=click.IntRange(1),
+@click.option("--players", "-p", "player_counts", multiple=True, type=click.IntRange(1), callback=within(PLAYERS),
               help="player counts generated games cycle through (repeatable; default 3 4 5 6)")
 @click.option("--fixtures", type=click.Path(file_okay=False, path_type=Path),
               help="directory of golden traces to run (default: the fixtures shipped with flip7-spec)")
@@ -79,9 +154,9 @@ def _rulesets(names: tuple[str, ...]) -> list[Ruleset] | None:
                                    "saved by --save-failures")
 @click.option("--level", "levels", multiple=True, type=click.Choice(["scoring", "round", "game"]),
               help="run only these levels (repeatable); legal is checked with round and game")
-@click.option("--timeout", type=click.FloatRange(0.1), default=10.0, show_default=True,
+@click.option("--timeout", type=click.FloatRange(0.1), default=10.0, show_default=True, callback=seconds,
               help="seconds to wait for each reply")
-@click.option("--workers", "-j", type=click.IntRange(1), default=1, show_default=True,
+@click.option("--workers", "-j", type=click.IntRange(1), default=1, show_default=True, callback=within(WORKERS),
               help="cases run in parallel, each worker with its own engine process")
 @click.option("--save-failures", type=click.Path(file_okay=False, path_type=Path),
               help="write a shrunk trace of every failing generated case here (its header says how to re-run it)")
@@ -114,7 +189,9 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
 
     \b
     Exit codes: 0 everything ran passed (or was skipped); 1 a case failed or errored;
-    2 the engine cannot be used at all; 130 interrupted (reports are still written).
+    2 the engine cannot be used at all, or an input or output is unusable (checked before the run);
+    130 interrupted (Ctrl-C), 143 terminated (SIGTERM): the engines are stopped and the reports hold
+    the cases that finished.
     """
     if (command is None) == (python is None):
         raise click.UsageError("give exactly one of --engine CMD or --python MODULE:ATTR")
@@ -124,11 +201,14 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
     fixtures_dir = None if no_fixtures or traces else (fixtures or shipped_fixtures_dir())
     if fixtures is not None and not fixtures.is_dir():
         raise click.BadParameter(f"{fixtures}: no such directory", param_hint="--fixtures")
-    corpus = Corpus(rulesets=_rulesets(ruleset_names), games=0 if traces else games, seed=seed,
-                    players=player_counts or (3, 4, 5, 6), fixtures=fixtures_dir,
+    counts = player_counts or (3, 4, 5, 6)
+    corpus = Corpus(rulesets=_rulesets(ruleset_names, counts), games=0 if traces else games, seed=seed,
+                    players=counts, fixtures=fixtures_dir,
                     scoring=not (no_scoring or traces), traces=traces, fresh_hands=no_cache,
                     levels=frozenset(levels) if levels else frozenset({"scoring", "round", "game"}))
     asked = _asked_parts(corpus)
+    reports = _Reports.reserve(json_path, junit_xml, html_path, save_failures,
+                               _inputs(ruleset_names, fixtures_dir, traces))
     bar = Progress(sys.stderr.isatty() and not quiet if progress is None else progress)
     collected: list[CaseResult] = []
 
@@ -152,7 +232,7 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
         bar.advance()
 
     started = time.perf_counter()
-    interrupted = False
+    stopped: KeyboardInterrupt | None = None
     hello: dict[str, Any] = {}
     decisions = 0
     try:
@@ -160,11 +240,15 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
                                   on_start=on_start)
     except EngineUnusable as error:
         bar.close()
-        click.echo(f"flip7-spec: error: {error}", err=True)
+        reports.discard()
+        say(f"flip7-spec: error: {error}", err=True)
         raise click.exceptions.Exit(EXIT_BAD_INPUT) from None
-    except KeyboardInterrupt:
-        interrupted = True
+    except KeyboardInterrupt as interrupt:  # Ctrl-C or SIGTERM: the engines are stopped already
+        stopped = interrupt
         decisions = sum(r.decisions for r in collected if r.level != "legal")
+    except BaseException:  # any other stop: no report, and no .partial file left behind
+        reports.discard()
+        raise
     finally:
         bar.close()
     elapsed = time.perf_counter() - started
@@ -172,25 +256,17 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
                                                    else str(fixtures))
     summary = summary_lines(collected, spec.name, elapsed, decisions, handshake_seconds)
     for line in [*summary, *corpus_lines(collected, shown_from), *skip_lines(collected)]:
-        click.echo(line)
-    if not interrupted:
+        say(line)
+    if stopped is None:
         for line in empty_part_warnings(collected, asked):
-            click.echo(line, err=True)
-    meta = {"engine": spec.name, "hello": hello, "seed": seed, "games": games, "interrupted": interrupted,
+            say(line, err=True)
+    meta = {"engine": spec.name, "hello": hello, "seed": seed, "games": games, "interrupted": stopped is not None,
             "seconds": round(elapsed, 3), "decisions": decisions,
             "engine_seconds": round(engine_seconds(collected, handshake_seconds), 3)}
-    if json_path is not None:
-        write_json(json_path, collected, meta)
-    if junit_xml is not None:
-        write_junit(junit_xml, collected, spec.name)
-    if html_path is not None:
-        try:
-            write_html(html_path, render_report(report_from(report_document(collected, meta), keeper.traces)))
-        except OSError as error:
-            fail(f"{html_path}: cannot write the HTML report: {error.strerror or error}")
-    if interrupted:
-        click.echo("interrupted: the reports hold the cases that finished", err=True)
-        raise click.exceptions.Exit(EXIT_INTERRUPTED)
+    reports.write(collected, meta, spec.name, keeper)
+    if stopped is not None:
+        say("interrupted: the reports hold the cases that finished", err=True)
+        raise click.exceptions.Exit(interruption(stopped))
     failed = any(r.outcome in (FAIL, ERRORED) for r in collected)
     raise click.exceptions.Exit(EXIT_CHECK_FAILED if failed else EXIT_OK)
 

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from pathlib import Path
 
 import click
 
 from flip7_spec.clauses import clauses_for
-from flip7_spec.cli.common import EXIT_BAD_INPUT, EXIT_CHECK_FAILED, EXIT_OK, fail
+from flip7_spec.cli.common import EXIT_BAD_INPUT, EXIT_CHECK_FAILED, EXIT_OK, fail, say
 from flip7_spec.conformance.scoring_hands import regenerate_shipped
+from flip7_spec.errors import Flip7Error
 from flip7_spec.fixtures import (
     Report,
     compiled_paths,
@@ -18,6 +18,8 @@ from flip7_spec.fixtures import (
     regenerate,
     shipped_fixtures_dir,
 )
+from flip7_spec.inputs import read_document
+from flip7_spec.limits import TRACE_FILE
 from flip7_spec.rulesets import ruleset_from_json
 
 HANDS = "scoring-hands"
@@ -71,17 +73,17 @@ def regenerate_command(check: bool, directory: Path | None, names: tuple[str, ..
         else:
             report.unchanged.append(path.name)
     for shown in report.written:
-        click.echo(f"wrote {shown}")
+        say(f"wrote {shown}")
     for shown in report.outdated:
-        click.echo(f"out of date: {shown} (run `flip7-spec fixtures regenerate`)")
+        say(f"out of date: {shown} (run `flip7-spec fixtures regenerate`)")
     for orphan in report.orphans:
-        click.echo(f"{'no source' if check else 'warning: no source (not removed)'}: {orphan}")
+        say(f"{'no source' if check else 'warning: no source (not removed)'}: {orphan}")
     for failure in report.failures:
-        click.echo(f"EXPECTATION FAILED: {failure}", err=True)
+        say(f"EXPECTATION FAILED: {failure}", err=True)
     for error in report.errors:
-        click.echo(f"error: {error}", err=True)
+        say(f"error: {error}", err=True)
     total = len(report.written) + len(report.unchanged) + len(report.outdated)
-    click.echo(f"{total} fixture{'s' if total != 1 else ''} compiled: {len(report.written)} written, "
+    say(f"{total} fixture{'s' if total != 1 else ''} compiled: {len(report.written)} written, "
                f"{len(report.unchanged)} unchanged, {len(report.outdated)} out of date; "
                f"{len(report.failures)} failed expectation(s), {len(report.errors)} error(s)")
     if report.errors:
@@ -102,20 +104,20 @@ def list_command(directory: Path | None) -> None:
     named: dict[str, set[str]] = defaultdict(set)
     for path in compiled_paths(root):
         try:
-            trace = json.loads(path.read_text(encoding="utf-8"))
+            trace = read_document(path, TRACE_FILE)
             header = trace["header"]
             game = ruleset_from_json(header["ruleset"]).game
-        except (OSError, ValueError, KeyError, TypeError) as error:
+        except (Flip7Error, KeyError, TypeError) as error:
             fail(f"{path}: not a readable fixture ({error})")
         clauses = header.get("clauses", [])
         named[game].update(clauses)
         name = path.relative_to(root).with_suffix("").as_posix()
-        click.echo(f"{name}  [{len(clauses)} clauses]  {header.get('description', '')}")
+        say(f"{name}  [{len(clauses)} clauses]  {header.get('description', '')}")
     missing_any = False
     for game in sorted(named):
         registry = [c.id for c in clauses_for(game)]
         missing = [c for c in registry if c not in named[game]]
         missing_any = missing_any or bool(missing)
-        click.echo(f"{game}: {len(registry) - len(missing)} of {len(registry)} clauses named by a fixture"
+        say(f"{game}: {len(registry) - len(missing)} of {len(registry)} clauses named by a fixture"
                    + (f"; missing: {' '.join(missing)}" if missing else ""))
     raise click.exceptions.Exit(EXIT_CHECK_FAILED if missing_any else EXIT_OK)

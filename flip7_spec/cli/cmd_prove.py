@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from flip7_spec.cli.common import CheckFailed, fail, ruleset_option
+from flip7_spec.cli.common import CheckFailed, fail, ruleset_option, say, say_json
 from flip7_spec.rulesets import Ruleset
 from flip7_spec.symbolic import DEFAULT_TIMEOUT_MS
 
@@ -81,7 +81,7 @@ def command(ruleset: Ruleset, timeout_ms: int, as_json: bool) -> None:
         data["cases"] = [s.case.to_json() for s in searches if s.case is not None]
         data["undistinguished"] = [s.misreading.id for s in searches if s.case is None]
         data["cases_error"] = cases_error or None
-        click.echo(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
+        say_json(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
     else:
         _print_text(report, searches, cases_error, proved_in, searched_in, timeout_ms)
     if not report.ok or cases_error:
@@ -90,18 +90,18 @@ def command(ruleset: Ruleset, timeout_ms: int, as_json: bool) -> None:
 
 def _print_text(report: ProofReport, searches: list[CaseSearch], cases_error: str, proved_in: float,
                 searched_in: float, timeout_ms: int) -> None:
-    click.echo(f"# ruleset {report.ruleset} (game {report.game}): {report.domain}")
-    click.echo(f"# scorer {report.scorer}; z3 timeout {timeout_ms} ms per proof")
+    say(f"# ruleset {report.ruleset} (game {report.game}): {report.domain}")
+    say(f"# scorer {report.scorer}; z3 timeout {timeout_ms} ms per proof")
     for result in report.results:
         for line in _result_lines(result):
-            click.echo(line)
+            say(line)
     proved = sum(r.proved for r in report.results)
-    click.echo(f"# {proved}/{len(report.results)} proved in {proved_in:.1f} s")
-    click.echo("# distinguishing cases: a smallest hand on which each misreading scores differently "
+    say(f"# {proved}/{len(report.results)} proved in {proved_in:.1f} s")
+    say("# distinguishing cases: a smallest hand on which each misreading scores differently "
                "(expected = round_score)")
     for search in searches:
-        click.echo(_case_line(search))
+        say(_case_line(search))
     if cases_error:
-        click.echo(f"# search failed: {cases_error}")
+        say(f"# search failed: {cases_error}")
     found = sum(s.case is not None for s in searches)
-    click.echo(f"# {found} distinguishing cases for {len(searches)} misreadings in {searched_in:.1f} s")
+    say(f"# {found} distinguishing cases for {len(searches)} misreadings in {searched_in:.1f} s")

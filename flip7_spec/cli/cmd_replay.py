@@ -9,7 +9,9 @@ from typing import Any
 
 import click
 
-from flip7_spec.cli.common import EXIT_BAD_INPUT, EXIT_CHECK_FAILED, EXIT_OK
+from flip7_spec.cli.common import EXIT_BAD_INPUT, EXIT_CHECK_FAILED, EXIT_OK, say
+from flip7_spec.conformance.report import strict_json
+from flip7_spec.outputs import Output, check_distinct
 from flip7_spec.trace.reader import TraceFileError, TraceSource, read_traces
 from flip7_spec.trace.replay import CONFORM, DIVERGE, INVALID, ReplayResult, replay
 
@@ -53,6 +55,18 @@ def command(files: tuple[Path, ...], verbose: bool, json_out: Path | None, progr
     \b
     Exit codes: 0 all conform; 1 some diverge; 2 some trace (or file) is unusable.
     """
+    output = None
+    if json_out is not None:  # checked and reserved before the first trace is replayed
+        check_distinct([("--json", json_out)], files)
+        output = Output.reserve(json_out, "--json")
+    try:
+        _replay_files(files, verbose, output, progress)
+    finally:
+        if output is not None:
+            output.discard()  # committed already unless the run stopped early
+
+
+def _replay_files(files: tuple[Path, ...], verbose: bool, output: Output | None, progress: bool | None) -> None:
     counts = {CONFORM: 0, DIVERGE: 0, INVALID: 0}
     levels: dict[str, int] = {}
     records: list[dict[str, Any]] = []
@@ -66,12 +80,12 @@ def command(files: tuple[Path, ...], verbose: bool, json_out: Path | None, progr
                 if result.status != INVALID:
                     levels[result.level] = levels.get(result.level, 0) + 1
                 if result.status != CONFORM:
-                    click.echo(describe(source, result))
+                    say(describe(source, result))
                 elif verbose:
                     state = "complete game" if result.complete else "partial"
-                    click.echo(f"{source.location}: conforms ({result.steps} decisions, {state}, level "
+                    say(f"{source.location}: conforms ({result.steps} decisions, {state}, level "
                                f"{result.level})")
-                if json_out is not None:
+                if output is not None:
                     records.append({"location": source.location, "status": result.status, "level": result.level,
                                     "steps": result.steps, "complete": result.complete, "error": result.error,
                                     "divergence": result.divergence.to_json() if result.divergence else None})
@@ -79,16 +93,17 @@ def command(files: tuple[Path, ...], verbose: bool, json_out: Path | None, progr
                     click.echo(f"\r{sum(counts.values())} traces replayed", nl=False, err=True)
         except TraceFileError as error:
             counts[INVALID] += 1
-            click.echo(f"{error}", err=True)
+            say(f"{error}", err=True)
     if show_bar:
         click.echo("", err=True)
     total = sum(counts.values())
     level_text = ", ".join(f"{n} at level {level}" for level, n in sorted(levels.items()))
-    click.echo(f"replayed {total} trace{'s' if total != 1 else ''}: {counts[CONFORM]} conform, "
+    say(f"replayed {total} trace{'s' if total != 1 else ''}: {counts[CONFORM]} conform, "
                f"{counts[DIVERGE]} diverge, {counts[INVALID]} invalid" + (f" ({level_text})" if level_text else ""))
-    if json_out is not None:
-        json_out.write_text(json.dumps({"counts": counts, "traces": records}, indent=1, sort_keys=True) + "\n",
-                            encoding="utf-8")
+    if output is not None:
+        output.write(json.dumps(strict_json({"counts": counts, "traces": records}), indent=1, sort_keys=True,
+                                allow_nan=False) + "\n")
+        output.commit()
     if counts[INVALID]:
         raise click.exceptions.Exit(EXIT_BAD_INPUT)
     raise click.exceptions.Exit(EXIT_CHECK_FAILED if counts[DIVERGE] else EXIT_OK)

@@ -7,7 +7,7 @@ import json
 import click
 
 from flip7_spec.clauses import CLAUSES, clauses_for
-from flip7_spec.cli.common import ruleset_option
+from flip7_spec.cli.common import ruleset_option, say, say_json
 from flip7_spec.registry import definition_of
 from flip7_spec.rulesets import Ruleset, preset
 
@@ -25,7 +25,7 @@ def command(ruleset: Ruleset, as_json: bool, show_options: bool) -> None:
     """
     clauses = clauses_for(ruleset.game)
     if as_json:
-        click.echo(json.dumps({
+        say_json(json.dumps({
             "ruleset": ruleset.to_json(),
             "clauses": [
                 {"id": c.id, "statement": c.statement, "source": c.source, "confidence": c.confidence,
@@ -34,16 +34,16 @@ def command(ruleset: Ruleset, as_json: bool, show_options: bool) -> None:
             ],
         }, indent=2, sort_keys=True, ensure_ascii=False))
         return
-    click.echo(f"# {ruleset.name}: {ruleset.description}")
-    click.echo(f"# {len(clauses)} clauses")
+    say(f"# {ruleset.name}: {ruleset.description}")
+    say(f"# {len(clauses)} clauses")
     for c in clauses:
         option = f" [option {c.option}]" if c.option else ""
-        click.echo(f"{c.id} ({c.confidence}) {c.statement}{option}")
-        click.echo(f"    source: {c.source}; RULES.md {c.where}")
+        say(f"{c.id} ({c.confidence}) {c.statement}{option}")
+        say(f"    source: {c.source}; RULES.md {c.where}")
     if show_options:
-        click.echo("# options (value in this ruleset; allowed values, each with the clause of its reading)")
+        say("# options (value in this ruleset; allowed values, each with the clause of its reading)")
         for line in option_lines(ruleset):
-            click.echo(line)
+            say(line)
 
 
 def option_lines(ruleset: Ruleset) -> list[str]:

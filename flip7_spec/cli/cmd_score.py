@@ -5,14 +5,15 @@ from __future__ import annotations
 import click
 
 from flip7_spec.cards import cards
-from flip7_spec.cli.common import ruleset_option
+from flip7_spec.cli.common import ruleset_option, say, within
+from flip7_spec.limits import PLAYERS, check_game_size
 from flip7_spec.play import check_hand, score
 from flip7_spec.rulesets import Ruleset
 
 
 @click.command("score", context_settings={"ignore_unknown_options": True})
 @ruleset_option()
-@click.option("--players", type=click.IntRange(1), default=3, show_default=True,
+@click.option("--players", type=click.IntRange(1), default=3, show_default=True, callback=within(PLAYERS),
               help="player count (more than 18 adds a deck, which allows more copies)")
 @click.option("--busted", is_flag=True, help="the player busted (scores 0)")
 @click.option("--explain", is_flag=True, help="print each scoring step before the total")
@@ -27,11 +28,12 @@ def command(ruleset: Ruleset, players: int, busted: bool, explain: bool, card_te
     \b
     Example: flip7-spec score 3 11 5 7 10 x2   ->  72
     """
+    check_game_size(ruleset, players)  # the hand is checked against the whole deck of that many players
     hand = cards(list(card_texts))
     if not busted:
         check_hand(ruleset, hand, players)
     result = score(ruleset, hand, busted)
     if explain:
         for line in result.steps()[:-1]:
-            click.echo(line)
-    click.echo(result.total)
+            say(line)
+    say(str(result.total))

@@ -6,11 +6,12 @@ from pathlib import Path
 
 import click
 
-from flip7_spec.cli.common import fail
-from flip7_spec.htmlreport import render_report, render_trace, report_from, write_html
+from flip7_spec.cli.common import fail, say
+from flip7_spec.htmlreport import render_report, render_trace, report_from
 from flip7_spec.htmlreport.model import is_report, saved_traces
+from flip7_spec.outputs import Output, check_distinct
 from flip7_spec.trace.reader import TraceSource, is_corpus, read_traces
-from flip7_spec.trace.show import ShowError, check_trace, render
+from flip7_spec.trace.show import ShowError, check_trace, lines_of
 
 
 def _pick(path: Path, line: int) -> TraceSource:
@@ -23,8 +24,9 @@ def _pick(path: Path, line: int) -> TraceSource:
     fail(f"{path}: line {line} holds no trace")
 
 
-def _html(source: TraceSource, out: Path) -> None:
-    """Write the HTML page of a trace, a saved failure or a ``conform --json`` report to ``out`` ('-': stdout)."""
+def _html(source: TraceSource, output: Output | None) -> None:
+    """Write the HTML page of a trace, a saved failure or a ``conform --json`` report to ``output`` (None:
+    stdout)."""
     document = source.trace
     if is_report(document):
         html = render_report(report_from(document, saved=saved_traces(document)))
@@ -34,13 +36,11 @@ def _html(source: TraceSource, out: Path) -> None:
         except ShowError as error:
             fail(f"{source.location}: {error}")
         html = render_trace(document, source.location)
-    if str(out) == "-":
+    if output is None:
         click.echo(html, nl=False)
         return
-    try:
-        write_html(out, html)
-    except OSError as error:
-        fail(f"{out}: cannot write the page: {error.strerror or error}")
+    output.write(html)
+    output.commit()
 
 
 @click.command("show")
@@ -68,11 +68,19 @@ def command(file: Path, line: int, step_numbers: bool, html_out: Path | None) ->
     """
     if line != 1 and not is_corpus(file):
         fail(f"{file}: --line applies to a .jsonl corpus only")
-    source = _pick(file, line)
-    if source.error is not None:
-        fail(f"{source.location}: {source.error}")
-    if html_out is not None:
-        _html(source, html_out)
-        return
-    for text in render(source.trace, step_numbers=step_numbers):
-        click.echo(text)
+    output = None
+    if html_out is not None and str(html_out) != "-":  # checked and reserved before the trace is read
+        check_distinct([("--html", html_out)], [file])
+        output = Output.reserve(html_out, "--html")
+    try:
+        source = _pick(file, line)
+        if source.error is not None:
+            fail(f"{source.location}: {source.error}")
+        if html_out is not None:
+            _html(source, output)
+            return
+    finally:
+        if output is not None:
+            output.discard()  # committed already unless the page could not be made
+    for text in lines_of(source.trace, step_numbers=step_numbers):  # printed as made: a long trace streams
+        say(text)

@@ -11,8 +11,10 @@ from typing import Any
 
 import click
 
-from flip7_spec.cli.common import fail, ruleset_option
+from flip7_spec.cli.common import fail, input_files, ruleset_option, say, say_json, seed_text, within
 from flip7_spec.cli.simulate_output import csv_rows, round_lines, to_csv
+from flip7_spec.limits import GAMES, NUMBER_DIGITS, OPTION_NUMBER, PLAYERS, WORKERS, check_ruleset
+from flip7_spec.outputs import Output, check_distinct
 from flip7_spec.policies import POLICIES
 from flip7_spec.policy_specs import parameterised, policy_specs_help
 from flip7_spec.round_stats import RoundStats
@@ -26,9 +28,11 @@ from flip7_spec.simulate_run import SimulationRun, run_experiment
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
               help="change a ruleset option for this run, e.g. min_players=1 for one- or two-player "
                    "experiments (repeatable; `flip7-spec rules --options` lists them)")
-@click.option("--players", "-p", type=click.IntRange(1), default=3, show_default=True, help="players per game")
-@click.option("--games", "-g", type=click.IntRange(1), default=None, help="whole games to play  [default: 1000]")
-@click.option("--rounds", type=click.IntRange(1), default=None,
+@click.option("--players", "-p", type=click.IntRange(1), default=3, show_default=True, callback=within(PLAYERS),
+              help="players per game")
+@click.option("--games", "-g", type=click.IntRange(1), default=None, callback=within(GAMES),
+              help="whole games to play  [default: 1000]")
+@click.option("--rounds", type=click.IntRange(1), default=None, callback=within(GAMES),
               help="play this many one-round experiments instead of games, each on its own fresh deck")
 @click.option("--fresh-deck", is_flag=True,
               help="with --rounds: shuffle a fresh deck for every round (the only deck mode of --rounds)")
@@ -38,18 +42,19 @@ from flip7_spec.simulate_run import SimulationRun, run_experiment
 @click.option("--sweep", metavar="FROM:TO[:STEP]",
               help="run the one parameterised --policy (threshold:N, threshold-numbers:N, cards:N) for each "
                    "N in the range, on the same decks, and compare")
-@click.option("--seed", "-s", default="0", show_default=True,
+@click.option("--seed", "-s", default="0", show_default=True, callback=seed_text,
               help="seed of the run (provenance only: traces record the deck and reshuffle orders)")
 @click.option("--strategy", type=click.Choice(sorted(POLICIES)), default=None,
               help="the older form of --policy: random, or threshold (with --threshold)")
-@click.option("--threshold", type=click.IntRange(0), default=None,
+@click.option("--threshold", type=click.IntRange(0), default=None, callback=within(OPTION_NUMBER),
               help="with --strategy threshold: the round score at which players stay  [default: 20]")
 @click.option("--out", "-o", type=click.Path(dir_okay=False, path_type=Path),
               help="write the traces: FILE.json for one game, FILE.jsonl for many (one per line)")
 @click.option("--observations/--no-observations", default=True, show_default=True,
               help="with --out, record the canonical observation after every step")
-@click.option("--workers", "-j", type=click.IntRange(1), default=1, show_default=True,
-              help="processes to play in parallel (results are the same for any count)")
+@click.option("--workers", "-j", type=click.IntRange(1), default=1, show_default=True, callback=within(WORKERS),
+              help="processes to play in parallel (results are the same for any count; never more than the "
+                   "units of 200 games)")
 @click.option("--json", "as_json", is_flag=True, help="print the summary as JSON")
 @click.option("--csv", "as_csv", is_flag=True, help="print the per-round figures as CSV (overall and by seat)")
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path),
@@ -84,7 +89,7 @@ def command(ruleset: Ruleset, options: tuple[str, ...], players: int, games: int
     if plot is not None:
         from flip7_spec.plot import require_matplotlib
 
-        require_matplotlib()
+        require_matplotlib(plot)
     if players < ruleset.min_players:
         fail(f"ruleset {ruleset.name} needs at least {ruleset.min_players} players, got {players}; for an "
              f"experiment with fewer, add --option min_players={players}")
@@ -92,25 +97,44 @@ def command(ruleset: Ruleset, options: tuple[str, ...], players: int, games: int
                         seed=seed, threshold=threshold if threshold is not None else 20, out=out,
                         observations=observations, workers=workers, policies=specs, one_round=one_round)
     show = False if quiet else progress
-    if sweep is not None:
-        _sweep(run, sweep, show, as_json, as_csv, plot)
-        return
-    started = time.perf_counter()
-    game_stats, round_stats = run_experiment(run, show)
-    elapsed = max(time.perf_counter() - started, 1e-9)
-    summary = _summary(run, game_stats, round_stats, elapsed)
-    if plot is not None:
-        from flip7_spec.plot import plot_distribution
+    picture = _reserve_plot(plot, out)  # checked and reserved before the first game
+    try:
+        if sweep is not None:
+            _sweep(run, sweep, show, as_json, as_csv, picture)
+            return
+        started = time.perf_counter()
+        game_stats, round_stats = run_experiment(run, show, inputs=input_files())
+        elapsed = max(time.perf_counter() - started, 1e-9)
+        summary = _summary(run, game_stats, round_stats, elapsed)
+        if picture is not None:
+            from flip7_spec.plot import plot_distribution
 
-        plot_distribution(summary if one_round else summary["per_round"], plot, _title(run))
+            plot_distribution(summary if one_round else summary["per_round"], picture, _title(run))
+    finally:
+        if picture is not None:
+            picture.discard()  # committed already unless the run stopped early
     if as_json:
-        click.echo(json.dumps(summary, sort_keys=True))
+        say_json(json.dumps(summary, sort_keys=True))
     elif as_csv:
-        click.echo(to_csv(csv_rows(round_stats.summary(), specs)), nl=False)
+        _print_csv(csv_rows(round_stats.summary(), specs))
     else:
         _print_text(run, summary, round_stats)
     if plot is not None and not (as_json or as_csv):
-        click.echo(f"plot written to      {plot}")
+        say(f"plot written to      {plot}")
+
+
+def _reserve_plot(plot: Path | None, out: Path | None) -> Output | None:
+    """The ``--plot`` file, checked and reserved (see :mod:`flip7_spec.outputs`); None without ``--plot``."""
+    if plot is None:
+        return None
+    outputs = [("--plot", plot)] + ([("--out", out)] if out is not None else [])
+    check_distinct(outputs, input_files())
+    return Output.reserve(plot, "--plot")
+
+
+def _print_csv(rows: list[dict[str, Any]]) -> None:
+    for line in to_csv(rows).splitlines():
+        say(line)
 
 
 def _check_mode(games: int | None, rounds: int | None, fresh_deck: bool) -> bool:
@@ -129,14 +153,19 @@ def _with_options(ruleset: Ruleset, options: tuple[str, ...]) -> Ruleset:
         if not equals or not key.strip():
             fail(f"--option {option!r}: expected KEY=VALUE, for example min_players=1")
         changes[key.strip()] = _option_value(text.strip())
-    return ruleset.with_options(**changes) if changes else ruleset
+    return check_ruleset(ruleset.with_options(**changes), "--option") if changes else ruleset
 
 
 def _option_value(text: str) -> Any:
-    """``true``/``false`` as booleans, whole numbers as integers, anything else as the text itself."""
+    """``true``/``false`` as booleans, whole numbers (ASCII digits) as integers, anything else as the text
+    itself; a whole number longer than the number limit is refused."""
     if text.lower() in ("true", "false"):
         return text.lower() == "true"
-    if text.lstrip("-").isdigit():
+    digits = text.removeprefix("-")
+    if digits.isascii() and digits.isdigit():
+        if len(digits) > NUMBER_DIGITS.value:
+            fail(f"--option {text[:40]}...: a whole number of {len(digits):,} digits is over the limit of "
+                 f"{NUMBER_DIGITS.value} digits ({NUMBER_DIGITS.name})")
         return int(text)
     return text
 
@@ -191,35 +220,35 @@ def _print_text(run: SimulationRun, summary: dict[str, Any], round_stats: RoundS
     changed = summary["options"]
     options = f" ({', '.join(f'{k}={v}' for k, v in changed.items())})" if changed else ""
     policies = ", ".join(run.policy_specs)
-    click.echo(f"ruleset {run.ruleset.name}{options}, {run.players} player{'s' if run.players > 1 else ''}, "
-               f"policy {policies}, seed {run.seed}")
+    say(f"ruleset {run.ruleset.name}{options}, {run.players} player{'s' if run.players > 1 else ''}, "
+        f"policy {policies}, seed {run.seed}")
     if run.one_round:
-        click.echo(f"rounds               {summary['rounds']} one-round experiments, each on a fresh deck")
+        say(f"rounds               {summary['rounds']} one-round experiments, each on a fresh deck")
         for line in round_lines(summary, run.policy_specs):
-            click.echo(line)
-        click.echo(f"throughput           {summary['rounds_per_second']} rounds/s ({_workers(run)}, "
-                   f"{summary['seconds']} s)")
+            say(line)
+        say(f"throughput           {summary['rounds_per_second']} rounds/s ({_workers(run)}, "
+            f"{summary['seconds']} s)")
         return
-    click.echo(f"games                {summary['games']}")
-    click.echo(f"rounds               {summary['rounds']} ({summary['mean_rounds_per_game']} per game)")
-    click.echo(f"decisions            {summary['decisions']}")
+    say(f"games                {summary['games']}")
+    say(f"rounds               {summary['rounds']} ({summary['mean_rounds_per_game']} per game)")
+    say(f"decisions            {summary['decisions']}")
     for line in round_lines(summary["per_round"], run.policy_specs):
-        click.echo(line)
-    click.echo(f"rounds ending on a Flip 7  {summary['flip7_rate']:.2%}")
+        say(line)
+    say(f"rounds ending on a Flip 7  {summary['flip7_rate']:.2%}")
     rates = "  ".join(f"{seat}:{rate:.1%}" for seat, rate in enumerate(summary["win_rate_by_seat"]))
-    click.echo(f"win rate by seat     {rates}")
+    say(f"win rate by seat     {rates}")
     if run.out is not None:
-        click.echo(f"traces written to    {run.out}")
-    click.echo(f"throughput           {summary['games_per_second']} games/s, "
-               f"{summary['rounds_per_second']} rounds/s ({_workers(run)}, {summary['seconds']} s)")
+        say(f"traces written to    {run.out}")
+    say(f"throughput           {summary['games_per_second']} games/s, "
+        f"{summary['rounds_per_second']} rounds/s ({_workers(run)}, {summary['seconds']} s)")
 
 
 def _workers(run: SimulationRun) -> str:
     return f"{run.workers} worker{'s' if run.workers > 1 else ''}"
 
 
-def _sweep(run: SimulationRun, sweep: str, show: bool | None, as_json: bool, as_csv: bool, plot: Path | None
-           ) -> None:
+def _sweep(run: SimulationRun, sweep: str, show: bool | None, as_json: bool, as_csv: bool,
+           plot: Output | None) -> None:
     """The run once per parameter value of its one parameterised policy, on the same decks (same seed)."""
     if len(run.policy_specs) != 1 or (found := parameterised(run.policy_specs[0])) is None:
         fail("--sweep needs exactly one parameterised --policy: threshold:N, threshold-numbers:N or cards:N")
@@ -231,7 +260,7 @@ def _sweep(run: SimulationRun, sweep: str, show: bool | None, as_json: bool, as_
     csv_lines: list[dict[str, Any]] = []
     for value in values:
         spec = f"{family}:{value}"
-        _, round_stats = run_experiment(replace(run, policies=(spec,)), show)
+        _, round_stats = run_experiment(replace(run, policies=(spec,)), show, inputs=input_files())
         summary = round_stats.summary()
         rows.append({"value": value, "policy": spec, **summary})
         csv_lines.extend(csv_rows(summary, (spec,), value))
@@ -240,31 +269,32 @@ def _sweep(run: SimulationRun, sweep: str, show: bool | None, as_json: bool, as_
 
         plot_sweep(rows, family, plot, _title(replace(run, policies=(f"{family}:{values[0]}..{values[-1]}",))))
     if as_json:
-        click.echo(json.dumps({"ruleset": run.ruleset.name, "players": run.players, "seed": run.seed,
-                               "mode": "rounds" if run.one_round else "games", "sweep": rows}, sort_keys=True))
+        say_json(json.dumps({"ruleset": run.ruleset.name, "players": run.players, "seed": run.seed,
+                             "mode": "rounds" if run.one_round else "games", "sweep": rows}, sort_keys=True))
         return
     if as_csv:
-        click.echo(to_csv(csv_lines), nl=False)
+        _print_csv(csv_lines)
         return
     unit = "one-round experiments" if run.one_round else "games"
-    click.echo(f"ruleset {run.ruleset.name}, {run.players} player{'s' if run.players > 1 else ''}, "
-               f"{run.games} {unit} per value, seed {run.seed} (the same decks for every value)")
-    click.echo(f"{family:>18}  points per round [95%]     bust rate   Flip 7   cards")
+    say(f"ruleset {run.ruleset.name}, {run.players} player{'s' if run.players > 1 else ''}, "
+        f"{run.games} {unit} per value, seed {run.seed} (the same decks for every value)")
+    say(f"{family:>18}  points per round [95%]     bust rate   Flip 7   cards")
     best = max(rows, key=lambda row: row["points_per_round"]["mean"])
     for row in rows:
         points = row["points_per_round"]
         low, high = points["ci95"]
         mark = "  <- best mean" if row is best else ""
-        click.echo(f"{row['value']:>18}  {points['mean']:6.2f} [{low:6.2f}, {high:6.2f}]   "
-                   f"{row['bust_rate']['rate']:>8.1%}  {row['flip7_rate']['rate']:>6.1%}  "
-                   f"{row['cards_per_round']['mean']:5.2f}{mark}")
+        say(f"{row['value']:>18}  {points['mean']:6.2f} [{low:6.2f}, {high:6.2f}]   "
+            f"{row['bust_rate']['rate']:>8.1%}  {row['flip7_rate']['rate']:>6.1%}  "
+            f"{row['cards_per_round']['mean']:5.2f}{mark}")
     if plot is not None:
-        click.echo(f"plot written to {plot}")
+        say(f"plot written to {plot.path}")
 
 
 def _sweep_values(sweep: str) -> list[int]:
     parts = sweep.split(":")
-    if len(parts) not in (2, 3) or not all(p.isdigit() for p in parts):
+    if len(parts) not in (2, 3) or not all(p.isascii() and p.isdigit() and len(p) <= NUMBER_DIGITS.value
+                                           for p in parts):
         fail(f"--sweep {sweep!r}: expected FROM:TO or FROM:TO:STEP with whole numbers, for example 10:35")
     start, stop = int(parts[0]), int(parts[1])
     step = int(parts[2]) if len(parts) == 3 else 1

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Never
 
 import click
 
+from flip7_spec.terminal import printable
+
 if TYPE_CHECKING:
     from tqdm import tqdm
 
@@ -36,13 +38,14 @@ class Progress:
             self.bar.update(1)
 
     def echo(self, line: str) -> None:
-        """Print a report line on stdout, clearing the bar first and drawing it again after."""
+        """Print a report line on stdout (escaped for the terminal, see :func:`~flip7_spec.terminal.printable`),
+        clearing the bar first and drawing it again after."""
         if self.bar is not None:
             self.bar.clear()
-            click.echo(line)
+            click.echo(printable(line))
             self.bar.refresh()
         else:
-            click.echo(line)
+            click.echo(printable(line))
 
     def close(self) -> None:
         """Remove the bar."""

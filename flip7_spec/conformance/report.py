@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import math
+import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Sequence
@@ -12,6 +14,7 @@ from typing import Any
 from flip7_spec.conformance import ERRORED, FAIL, OUTCOMES, PASS, SKIPPED
 from flip7_spec.conformance.cases import PARTS, part_of
 from flip7_spec.conformance.runner import CaseResult
+from flip7_spec.outputs import write_file
 from flip7_spec.protocol import LEVELS
 
 
@@ -141,31 +144,62 @@ def report_document(results: Sequence[CaseResult], meta: dict[str, Any]) -> dict
     return {**meta, "counts": counts_by_level(results), "results": [r.to_json() for r in results]}
 
 
-def write_json(path: Path, results: Sequence[CaseResult], meta: dict[str, Any]) -> None:
-    """The full report as JSON: run metadata, counts per level, every result."""
+def json_report(results: Sequence[CaseResult], meta: dict[str, Any]) -> str:
+    """The full report as JSON text: run metadata, counts per level, every result. Strict JSON: a value
+    JSON cannot carry (NaN, an infinity) is written as its text, never as a bare ``NaN``."""
     document = report_document(results, meta)
-    temporary = path.with_name(path.name + ".partial")
-    temporary.write_text(json.dumps(document, indent=1, sort_keys=True, ensure_ascii=False, default=str) + "\n",
-                         encoding="utf-8")
-    temporary.replace(path)
+    return json.dumps(strict_json(document), indent=1, sort_keys=True, ensure_ascii=False, default=str,
+                      allow_nan=False) + "\n"
+
+
+def strict_json(value: Any) -> Any:
+    """``value`` with every float that is not finite replaced by its text (``"nan"``, ``"inf"``)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, dict):
+        return {key: strict_json(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [strict_json(item) for item in value]
+    return value
+
+
+# XML 1.0 allows tab, line feed, carriage return and everything from U+0020 but surrogates, U+FFFE, U+FFFF.
+_NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_text(text: str) -> str:
+    """``text`` that XML 1.0 can hold: each character it cannot (a control character, a lone surrogate)
+    written as a visible escape such as ``\\x07``."""
+    return _NOT_XML.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100
+                        else f"\\u{ord(m.group()):04x}", text)
+
+
+def junit_report(results: Sequence[CaseResult], engine: str) -> str:
+    """A JUnit XML report: one test suite per level, one test case per result. Well-formed whatever the
+    messages hold (see :func:`xml_text`)."""
+    root = ET.Element("testsuites", name=xml_text(f"flip7-spec conformance of {engine}"))
+    for level, row in counts_by_level(results).items():
+        suite = ET.SubElement(root, "testsuite", name=xml_text(level), tests=str(sum(row.values())),
+                              failures=str(row[FAIL]), errors=str(row[ERRORED]), skipped=str(row[SKIPPED]))
+        for result in (r for r in results if r.level == level):
+            case = ET.SubElement(suite, "testcase", classname=xml_text(f"flip7.{level}"),
+                                 name=xml_text(result.case_id), time=f"{result.seconds:.4f}")
+            text = xml_text("\n".join(describe(result)))
+            if result.outcome == FAIL:
+                ET.SubElement(case, "failure", message=xml_text(f"clause {result.clause}: {result.where}")
+                              ).text = text
+            elif result.outcome == ERRORED:
+                ET.SubElement(case, "error", message=xml_text(result.message[:200])).text = text
+            elif result.outcome == SKIPPED:
+                ET.SubElement(case, "skipped", message=xml_text(result.message[:200]))
+    return "<?xml version='1.0' encoding='utf-8'?>\n" + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def write_json(path: Path, results: Sequence[CaseResult], meta: dict[str, Any]) -> None:
+    """Write :func:`json_report` to ``path``, whole or not at all."""
+    write_file(path, json_report(results, meta), "JSON report")
 
 
 def write_junit(path: Path, results: Sequence[CaseResult], engine: str) -> None:
-    """A JUnit XML report: one test suite per level, one test case per result."""
-    root = ET.Element("testsuites", name=f"flip7-spec conformance of {engine}")
-    for level, row in counts_by_level(results).items():
-        suite = ET.SubElement(root, "testsuite", name=level, tests=str(sum(row.values())),
-                              failures=str(row[FAIL]), errors=str(row[ERRORED]), skipped=str(row[SKIPPED]))
-        for result in (r for r in results if r.level == level):
-            case = ET.SubElement(suite, "testcase", classname=f"flip7.{level}", name=result.case_id,
-                                 time=f"{result.seconds:.4f}")
-            text = "\n".join(describe(result))
-            if result.outcome == FAIL:
-                ET.SubElement(case, "failure", message=f"clause {result.clause}: {result.where}").text = text
-            elif result.outcome == ERRORED:
-                ET.SubElement(case, "error", message=result.message[:200]).text = text
-            elif result.outcome == SKIPPED:
-                ET.SubElement(case, "skipped", message=result.message[:200])
-    temporary = path.with_name(path.name + ".partial")
-    ET.ElementTree(root).write(temporary, encoding="utf-8", xml_declaration=True)
-    temporary.replace(path)
+    """Write :func:`junit_report` to ``path``, whole or not at all."""
+    write_file(path, junit_report(results, engine), "JUnit XML report")

@@ -167,6 +167,9 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool) -> list[CaseResult
                 found_all.append(engine.decide(d["choice"], d.get("player"), d.get("kind")))
         except Exception as error:  # compare what came before the failure first
             stopped = error
+    if isinstance(stopped, Skipped):  # after a started game: the protocol allows skipped for start and score only
+        stopped = EngineFailure(f"the engine replied skipped in the middle of a game, after {len(found_all) - 1} "
+                                f"decisions ({stopped}); skipped is an answer to start or score only")
     legal_problem: CaseResult | None = None
     for position, (expected, found) in enumerate(zip(expected_all, found_all, strict=False)):
         if expected is None:

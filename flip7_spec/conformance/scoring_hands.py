@@ -24,6 +24,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from flip7_spec.outputs import write_file
 from flip7_spec.rulesets import Ruleset, preset, preset_names
 
 DATA_FILE = "scoring-hands.json"
@@ -177,7 +178,7 @@ def regenerate_shipped(check: bool = False) -> tuple[Path, bool]:
     changed = current != text
     if changed and not check:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8", newline="\n")
+        write_file(path, text, "scoring hands")  # whole or not at all
         _shipped.cache_clear()
         _memory.clear()
     return path, changed

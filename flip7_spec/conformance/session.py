@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib
-import multiprocessing
 import os
 import shlex
 import sys
@@ -25,7 +24,9 @@ from flip7_spec.conformance.cases import (
 from flip7_spec.conformance.declarations import DeclarationError, check_declarations
 from flip7_spec.conformance.runner import CaseResult, run_case
 from flip7_spec.conformance.shrink import shrink
+from flip7_spec.conformance.workers import WorkerPool
 from flip7_spec.errors import Flip7Error
+from flip7_spec.outputs import write_file
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure
 from flip7_spec.protocol.process import ProcessEngine
 from flip7_spec.rulesets import Ruleset
@@ -49,18 +50,27 @@ class EngineSpec:
     def name(self) -> str:
         return self.command or f"python:{self.python}"
 
-    def open(self) -> EngineAdapter:
+    def open(self, on_spawn: Callable[[int], None] | None = None) -> EngineAdapter:
+        """A new adapter for the engine (a process engine starts its process on first use, telling
+        ``on_spawn`` its pid each time it starts one)."""
         if self.command is not None:
-            return ProcessEngine(self.command, timeout=self.timeout)
+            engine = ProcessEngine(self.command, timeout=self.timeout)
+            engine.on_spawn = on_spawn
+            return engine
         assert self.python is not None
         module_name, _, attribute = self.python.partition(":")
         if os.getcwd() not in sys.path:  # import from the current directory, as `python -m` would
             sys.path.insert(0, os.getcwd())
         try:
             factory = getattr(importlib.import_module(module_name), attribute or "Engine")
-        except (ImportError, AttributeError) as error:
-            raise EngineUnusable(f"cannot load in-process engine {self.python!r}: {error}") from None
-        engine = factory()
+        except Exception as error:  # ImportError, AttributeError, or the module's own error on import
+            raise EngineUnusable(f"cannot load in-process engine {self.python!r}: {type(error).__name__}: "
+                                 f"{error}") from None
+        try:
+            engine = factory()
+        except Exception as error:  # the engine's own code failed while building it
+            raise EngineUnusable(f"cannot build in-process engine {self.python!r}: {type(error).__name__}: "
+                                 f"{error}") from None
         if not isinstance(engine, EngineAdapter):
             raise EngineUnusable(f"{self.python} did not build an EngineAdapter")
         return engine
@@ -138,25 +148,39 @@ class Corpus:
         return generated + len(self.fixture_list()) + len(self.traces) + scoring
 
 
-def handshake(spec: EngineSpec) -> tuple[EngineAdapter, dict[str, Any]]:
-    """Open the engine and say hello; raise :class:`EngineUnusable` with the reason if that fails."""
-    engine = spec.open()
+def handshake(spec: EngineSpec, on_spawn: Callable[[int], None] | None = None
+              ) -> tuple[EngineAdapter, dict[str, Any]]:
+    """Open the engine and say hello; raise :class:`EngineUnusable` with the reason if that fails.
+
+    An interrupt during the handshake closes the engine before it propagates.
+    """
+    try:
+        engine = spec.open(on_spawn)
+    except EngineFailure as failure:
+        raise EngineUnusable(f"engine {spec.name!r} cannot be used: {failure}") from None
     try:
         hello = engine.hello()
-    except EngineFailure as failure:
+    except BaseException as error:
         engine.close()
-        tail = f"; stderr: {failure.stderr.strip().splitlines()[-1]}" if failure.stderr.strip() else ""
-        raw = f"; got: {failure.raw[:200]}" if failure.raw else ""
-        raise EngineUnusable(f"engine {spec.name!r} failed the handshake: {failure}{raw}{tail}") from None
-    except Exception as error:
-        engine.close()
-        raise EngineUnusable(f"engine {spec.name!r} failed the handshake: {type(error).__name__}: {error}") from None
+        if isinstance(error, Exception):
+            raise _unusable(spec, error) from None
+        raise  # an interrupt: the engine is closed, the run stops
     try:
         check_declarations(hello)
     except DeclarationError as error:
         engine.close()
         raise EngineUnusable(f"engine {spec.name!r}: {error}") from None
     return engine, hello
+
+
+def _unusable(spec: EngineSpec, error: Exception) -> EngineUnusable:
+    """Why the handshake failed, as one line: the failure, its raw reply and the last stderr line."""
+    if isinstance(error, EngineFailure):
+        failure = error
+        tail = f"; stderr: {failure.stderr.strip().splitlines()[-1]}" if failure.stderr.strip() else ""
+        raw = f"; got: {failure.raw[:200]}" if failure.raw else ""
+        return EngineUnusable(f"engine {spec.name!r} failed the handshake: {failure}{raw}{tail}")
+    return EngineUnusable(f"engine {spec.name!r} failed the handshake: {type(error).__name__}: {error}")
 
 
 def rerun_command(spec: EngineSpec, path: Path) -> str:
@@ -191,37 +215,32 @@ def _record_failure(small: dict[str, Any], case: Case, result: CaseResult, engin
         small["header"].setdefault("provenance", {})["failure"] = record
 
 
-def _finish(engine: EngineAdapter, hello: dict[str, Any], case: Case, save: Path | None,
-            spec: EngineSpec | None = None) -> Outcome:
+def finish(engine: EngineAdapter, hello: dict[str, Any], case: Case, save: Path | None,
+           spec: EngineSpec | None = None) -> Outcome:
+    """Run one case; when it fails and ``save`` is a folder, shrink it and save the small trace there, with
+    the failure and the command that re-runs it in its provenance (written whole or not at all: a full disk
+    is noted in the result, never a half-written file)."""
     results = run_case(engine, case, hello)
     for result in results:
         if result.outcome == FAIL and case.generated and save is not None:
             try:
                 small = shrink(case, result, lambda c: run_case(engine, c, hello))
                 _record_failure(small, case, result, engine, hello)
-                save.mkdir(parents=True, exist_ok=True)
-                name = case.id.replace("/", "_").replace(":", "_").replace("=", "-") + f"-{result.level}.json"
-                path = save / name
-                if spec is not None:
-                    small["header"].setdefault("provenance", {})["rerun"] = rerun_command(spec, path)
-                path.write_text(dumps_document(small), encoding="utf-8")
-                result.shrunk = str(path)
             except Exception as error:  # shrinking must never lose the failure itself
                 result.shrunk = f"(shrinking failed: {type(error).__name__}: {error})"
+                continue
+            name = case.id.replace("/", "_").replace(":", "_").replace("=", "-") + f"-{result.level}.json"
+            path = save / name
+            if spec is not None:
+                small["header"].setdefault("provenance", {})["rerun"] = rerun_command(spec, path)
+            try:
+                save.mkdir(parents=True, exist_ok=True)
+                write_file(path, dumps_document(small), "failing trace")
+                result.shrunk = str(path)
+            except OSError as error:  # OutputError included: a full disk, a folder gone
+                result.shrunk = f"(not saved: {error})"
     decisions = sum(r.decisions for r in results if r.level != "legal")
     return Outcome(results, decisions, case if any(r.outcome == FAIL for r in results) else None)
-
-
-_worker: dict[str, Any] = {}
-
-
-def _worker_init(spec: EngineSpec, save: Path | None) -> None:
-    engine, hello = handshake(spec)
-    _worker.update(engine=engine, hello=hello, save=save, spec=spec)
-
-
-def _worker_run(case: Case) -> Outcome:
-    return _finish(_worker["engine"], _worker["hello"], case, _worker["save"], _worker["spec"])
 
 
 def run(spec: EngineSpec, corpus: Corpus, workers: int = 1, save: Path | None = None,
@@ -232,6 +251,7 @@ def run(spec: EngineSpec, corpus: Corpus, workers: int = 1, save: Path | None = 
 
     After the handshake the corpus is settled for the engine (:meth:`Corpus.for_engine`) and handed to
     ``on_start``. Results arrive through ``on_outcome`` as cases finish, so an interrupted run still has them.
+    With several ``workers``, each runs its own engine (see :mod:`.workers`).
     """
     engine, hello = handshake(spec)
     corpus = replace(corpus.for_engine(hello), background=workers <= 1)
@@ -250,13 +270,10 @@ def run(spec: EngineSpec, corpus: Corpus, workers: int = 1, save: Path | None = 
             on_start(hello, corpus)
         if workers <= 1:
             for case in corpus.cases():
-                collect(_finish(engine, hello, case, save, spec))
+                collect(finish(engine, hello, case, save, spec))
         else:
             engine.close()
-            context = multiprocessing.get_context("fork")
-            with context.Pool(workers, initializer=_worker_init, initargs=(spec, save)) as pool:
-                for outcome in pool.imap(_worker_run, corpus.cases(), chunksize=4):
-                    collect(outcome)
+            WorkerPool(spec, workers, save).run(corpus.cases(), collect)
     finally:
         engine.close()
     return hello, results, decisions

@@ -7,18 +7,30 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import markupsafe
 
 from flip7_spec.htmlreport.failures import DEFAULT_LIMITS, Limits
 from flip7_spec.htmlreport.model import ReportInput
 from flip7_spec.htmlreport.views import report_page, trace_page
+from flip7_spec.outputs import write_file
+from flip7_spec.terminal import printable_text
 
 
 @cache
 def environment() -> jinja2.Environment:
-    """The template environment: autoescaped, strict about undefined names, without surrounding blank lines."""
+    """The template environment: autoescaped, control characters escaped, strict about undefined names,
+    without surrounding blank lines."""
     return jinja2.Environment(loader=jinja2.PackageLoader("flip7_spec.htmlreport", "templates"),
                               autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True,
-                              lstrip_blocks=True)
+                              lstrip_blocks=True, finalize=_shown)
+
+
+def _shown(value: Any) -> Any:
+    """A value as the page shows it: text from traces and engines with its control characters written as
+    visible escapes (HTML cannot hold most of them, and the page may be printed on a terminal)."""
+    if isinstance(value, markupsafe.Markup):  # already HTML: escaping a control character adds no markup
+        return markupsafe.Markup(printable_text(str(value)))
+    return printable_text(value) if isinstance(value, str) else value
 
 
 def _version() -> str:
@@ -40,7 +52,5 @@ def render_trace(trace: dict[str, Any], source: str, limits: Limits = DEFAULT_LI
 
 
 def write_html(path: Path, html: str) -> None:
-    """Write ``html`` to ``path`` whole (through a temporary file, so a reader never sees half a page)."""
-    temporary = path.with_name(path.name + ".partial")
-    temporary.write_text(html, encoding="utf-8")
-    temporary.replace(path)
+    """Write ``html`` to ``path`` whole or not at all (see :func:`flip7_spec.outputs.write_file`)."""
+    write_file(path, html, "HTML page")

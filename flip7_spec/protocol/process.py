@@ -3,7 +3,14 @@
 Replies are read with a deadline (``select`` on the engine's stdout, lines cut from our own buffer, so no
 thread hand-off slows the exchange); stderr goes into a ring buffer on a background thread. A hung engine
 costs one timeout, a chatty one cannot block us, and a dead one is noticed at once. The child
-runs in its own process group and is always reaped: terminated, then killed, never left as a zombie.
+runs in its own process group and is always reaped: terminated, then killed, never left as a zombie, with
+SIGINT and SIGTERM held back while that happens so that an interrupt cannot leave it half done.
+
+The stderr reader polls its pipe and can always be told to stop: a helper the engine started in another
+session may keep that pipe open long after the engine is gone, and nothing here waits for it.
+
+The command is split into arguments like a shell would split it (``shlex``) and run directly, never
+through a shell.
 """
 
 from __future__ import annotations
@@ -18,15 +25,59 @@ import subprocess
 import threading
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import IO, Any
 
+from flip7_spec.limits import REPLY_LINE
 from flip7_spec.protocol import PROTOCOL_VERSION
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure, Observation, Skipped
 from flip7_spec.protocol.schema import message_errors
 
-MAX_LINE_BYTES = 1024 * 1024
+MAX_LINE_BYTES = REPLY_LINE.value
 STDERR_LINES = 40
+STDERR_LINE_CHARS = 2000
+_POLL = 0.05  # seconds between the stderr reader's checks for a stop, and the reply reader's for a dead engine
+_HELD_BACK = {signal.SIGINT, signal.SIGTERM}
+
+
+class _StderrReader(threading.Thread):
+    """Keeps the last lines an engine writes to stderr; stops at end of file or when told to, and then
+    closes the pipe itself (closing it from another thread while this one reads would block there)."""
+
+    def __init__(self, stream: IO[bytes], tail: deque[str]) -> None:
+        super().__init__(daemon=True)
+        self.stream = stream
+        self.tail = tail
+        self.stopping = threading.Event()
+
+    def run(self) -> None:
+        fd = self.stream.fileno()
+        pending = b""
+        try:
+            while not self.stopping.is_set():
+                if not select.select([fd], [], [], _POLL)[0]:
+                    continue
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    break
+                *lines, pending = (pending + chunk).split(b"\n")
+                for raw in lines:
+                    self.tail.append(raw[:STDERR_LINE_CHARS].decode("utf-8", "replace"))
+                if len(pending) > STDERR_LINE_CHARS:  # a line with no end yet: keep its start only
+                    self.tail.append(pending[:STDERR_LINE_CHARS].decode("utf-8", "replace") + " ...")
+                    pending = b""
+            if pending:
+                self.tail.append(pending[:STDERR_LINE_CHARS].decode("utf-8", "replace"))
+        except (OSError, ValueError):
+            pass
+        finally:
+            with contextlib.suppress(OSError, ValueError):
+                self.stream.close()
+
+    def stop(self, wait: float) -> None:
+        """Ask the reader to stop, and give it ``wait`` seconds to take the last lines."""
+        self.stopping.set()
+        self.join(wait)
 
 
 class ProcessEngine(EngineAdapter):
@@ -34,12 +85,17 @@ class ProcessEngine(EngineAdapter):
 
     def __init__(self, command: str, timeout: float = 10.0, cwd: str | None = None) -> None:
         self.command = command
-        self.argv = shlex.split(command)
+        try:
+            self.argv = shlex.split(command)
+        except ValueError as error:
+            raise EngineFailure(f"cannot split the engine command into arguments: {error}") from None
         if not self.argv:
             raise EngineFailure("the engine command is empty")
         self.timeout = timeout
         self.cwd = cwd
+        self.on_spawn: Callable[[int], None] | None = None  # told the pid of every engine process started
         self.process: subprocess.Popen[bytes] | None = None
+        self._stderr_reader: _StderrReader | None = None
         self._buffer = bytearray()
         self._start = 0  # where the unread part of _buffer begins
         self.stderr_tail: deque[str] = deque(maxlen=STDERR_LINES)
@@ -64,7 +120,10 @@ class ProcessEngine(EngineAdapter):
         self._start = 0
         self.stderr_tail.clear()
         assert process.stdout is not None and process.stderr is not None
-        threading.Thread(target=self._read_stderr, args=(process.stderr,), daemon=True).start()
+        self._stderr_reader = _StderrReader(process.stderr, self.stderr_tail)
+        self._stderr_reader.start()
+        if self.on_spawn is not None:
+            self.on_spawn(process.pid)
         return process
 
     def _readline(self, deadline: float) -> bytes:
@@ -85,19 +144,16 @@ class ProcessEngine(EngineAdapter):
                 raw = bytes(self._buffer[self._start:self._start + 200]).decode("utf-8", "replace")
                 raise self._failure(f"reply line longer than {MAX_LINE_BYTES // 1024} KiB", raw=raw + "...")
             remaining = deadline - time.monotonic()
-            if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
+            if remaining <= 0:
                 raise self._failure(f"no reply within {self.timeout:g} s")
+            if not select.select([fd], [], [], min(remaining, _POLL * 10))[0]:
+                if process.poll() is not None:  # gone, though a helper of its may still hold the pipe open
+                    raise self._failure("the engine exited")
+                continue
             chunk = os.read(fd, 1 << 16)
             if not chunk:
                 raise self._failure("the engine exited")
             self._buffer += chunk
-
-    def _read_stderr(self, stream: IO[bytes]) -> None:
-        try:
-            for raw in iter(lambda: stream.readline(8192), b""):
-                self.stderr_tail.append(raw.decode("utf-8", "replace").rstrip("\n"))
-        except (OSError, ValueError):
-            pass
 
     def stderr_text(self) -> str:
         """The last lines the engine wrote to stderr."""
@@ -115,13 +171,23 @@ class ProcessEngine(EngineAdapter):
     def _reap(self) -> None:
         """Stop the child: close its input, give it a moment, then SIGTERM and SIGKILL its process group.
 
-        Its output pipes are closed only once it is dead: closing a pipe that a reader thread is blocked
-        on would block here too.
+        SIGINT and SIGTERM are held back meanwhile (and delivered right after), so an interrupt cannot
+        leave the engine running. Its stdout is closed once it is dead; its stderr reader is told to stop
+        and closes its own pipe, so a pipe a detached helper keeps open blocks nothing.
         """
         process = self.process
         if process is None:
             return
-        self.process = None
+        held = threading.current_thread() is threading.main_thread()
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD_BACK) if held else None
+        try:
+            self._end(process)
+        finally:
+            self.process = None
+            if previous is not None:
+                signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+    def _end(self, process: subprocess.Popen[bytes]) -> None:
         if process.stdin is not None:
             with contextlib.suppress(OSError, ValueError):
                 process.stdin.close()
@@ -139,10 +205,12 @@ class ProcessEngine(EngineAdapter):
         # The group may hold grandchildren that outlived the child (a shell's): end them too.
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, signal.SIGKILL)
-        for stream in (process.stdout, process.stderr):
-            if stream is not None:
-                with contextlib.suppress(OSError, ValueError):
-                    stream.close()
+        if process.stdout is not None:
+            with contextlib.suppress(OSError, ValueError):
+                process.stdout.close()
+        if self._stderr_reader is not None:
+            self._stderr_reader.stop(wait=0.2)
+            self._stderr_reader = None
 
     def close(self) -> None:
         process = self.process
@@ -201,9 +269,10 @@ class ProcessEngine(EngineAdapter):
             if not text.strip():
                 continue
             try:
-                reply = json.loads(text)
-            except json.JSONDecodeError:
-                raise self._failure("reply is not JSON", raw=text.rstrip("\n")) from None
+                reply = json.loads(text, parse_constant=_not_json)
+            except (ValueError, RecursionError) as error:  # malformed, NaN, a 5,000-digit number, too deep
+                detail = "" if isinstance(error, json.JSONDecodeError) else f" ({str(error).split(';')[0][:100]})"
+                raise self._failure(f"reply is not JSON{detail}", raw=text.rstrip("\n")[:2000]) from None
             if not isinstance(reply, dict):
                 raise self._failure("reply is not a JSON object", raw=text.rstrip("\n"))
             return reply
@@ -327,6 +396,10 @@ class ProcessEngine(EngineAdapter):
         if not isinstance(value, int) or isinstance(value, bool):
             raise EngineFailure(f"score reply has no whole-number score: {json.dumps(result)}")
         return value
+
+
+def _not_json(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def _observation(result: dict[str, Any]) -> Observation:

@@ -6,9 +6,13 @@ import io
 import json
 import select
 import sys
+from collections.abc import Iterator
 from typing import IO, Any
 
-from flip7_spec.errors import Flip7Error
+from flip7_spec.errors import Flip7Error, InputError
+from flip7_spec.inputs import decode
+from flip7_spec.jsontext import parse_json
+from flip7_spec.limits import REQUEST_LINE, show_bytes
 from flip7_spec.protocol import PROTOCOL_VERSION
 from flip7_spec.protocol.adapter import EngineAdapter, ReferenceAdapter, Skipped
 from flip7_spec.protocol.schema import request_errors
@@ -21,7 +25,7 @@ _REQUIRED = {
     "quit": (),
 }
 
-MAX_REQUEST_BYTES = 16 * 1024 * 1024
+MAX_REQUEST_BYTES = REQUEST_LINE.value
 
 
 def handle(adapter: EngineAdapter, request: Any) -> tuple[dict[str, Any], bool]:
@@ -58,7 +62,7 @@ def handle(adapter: EngineAdapter, request: Any) -> tuple[dict[str, Any], bool]:
         return {"seq": seq, "errored": {"message": f"{type(error).__name__}: {error}"}}, False
 
 
-def _more_input(source: IO[str]) -> bool:
+def _more_input(source: IO[Any]) -> bool:
     """Whether another request is already waiting (so this reply can be flushed with the next ones)."""
     try:
         ready, _, _ = select.select([source], [], [], 0)
@@ -67,33 +71,52 @@ def _more_input(source: IO[str]) -> bool:
     return bool(ready)
 
 
-def serve(adapter: EngineAdapter | None = None, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
-    """Answer protocol requests from ``stdin`` on ``stdout`` until ``quit`` or end of input; returns 0."""
-    adapter = adapter if adapter is not None else ReferenceAdapter()
-    source = stdin if stdin is not None else sys.stdin
-    sink = stdout if stdout is not None else sys.stdout
+def _lines(source: IO[Any]) -> Iterator[bytes | str | None]:
+    """The request lines of ``source`` (bytes from a binary stream, text from a text one), each within
+    ``MAX_REQUEST_BYTES``; None for a line over it (which is skipped, not held)."""
     while True:
         line = source.readline(MAX_REQUEST_BYTES + 1)
         if not line:
-            sink.flush()
-            return 0
-        if not line.strip():
-            continue
+            return
         if len(line) > MAX_REQUEST_BYTES:
-            while line and not line.endswith("\n"):  # skip the rest of the over-long line
+            ending = b"\n" if isinstance(line, bytes) else "\n"
+            while line and not line.endswith(ending):  # skip the rest of the over-long line
                 line = source.readline(MAX_REQUEST_BYTES + 1)
-            reply: dict[str, Any] = {"seq": None, "errored": {"message": "request line too long"}}
-            stop = False
-        else:
-            try:
-                request = json.loads(line)
-            except json.JSONDecodeError as error:
-                message = f"not JSON: {error.msg} at column {error.colno}"
-                reply, stop = {"seq": None, "errored": {"message": message}}, False
-            else:
-                reply, stop = handle(adapter, request)
-        sink.write(json.dumps(reply, separators=(",", ":"), sort_keys=True) + "\n")
+            yield None
+            continue
+        yield line
+
+
+def _reply_to(adapter: EngineAdapter, line: bytes | str | None) -> tuple[dict[str, Any], bool]:
+    """The reply to one request line, and whether to stop. Never raises: a bad line gets an error reply."""
+    if line is None:
+        return {"seq": None, "errored": {"message": f"request line too long (the limit is "
+                                                    f"{show_bytes(MAX_REQUEST_BYTES)})"}}, False
+    try:
+        text = decode(line) if isinstance(line, bytes) else line
+        request = parse_json(text)
+    except InputError as error:
+        return {"seq": None, "errored": {"message": f"not JSON: {error}"}}, False
+    return handle(adapter, request)
+
+
+def serve(adapter: EngineAdapter | None = None, stdin: IO[Any] | None = None, stdout: IO[str] | None = None) -> int:
+    """Answer protocol requests from ``stdin`` on ``stdout`` until ``quit`` or end of input; returns 0.
+
+    Requests are read as bytes (the standard input's binary stream unless ``stdin`` is given), so a line
+    that is not UTF-8, not JSON, too deep or too long gets an ``errored`` reply and the next line is read.
+    """
+    adapter = adapter if adapter is not None else ReferenceAdapter()
+    source = stdin if stdin is not None else sys.stdin.buffer
+    sink = stdout if stdout is not None else sys.stdout
+    for line in _lines(source):
+        if line is not None and not line.strip():
+            continue
+        reply, stop = _reply_to(adapter, line)
+        sink.write(json.dumps(reply, separators=(",", ":"), sort_keys=True, default=str) + "\n")
         if stop or not _more_input(source):
             sink.flush()  # a pipelining client gets its replies in batches; a lock-step one at once
         if stop:
             return 0
+    sink.flush()
+    return 0

@@ -1,26 +1,30 @@
 """Reading traces from files: one ``.json`` document, or a ``.jsonl`` corpus of one trace per line.
 
 Reading never raises for bad content: each trace comes back with its location (``file`` or ``file:line``)
-and either the parsed value or a one-line error naming the line and column. Only a file that cannot be
-opened at all raises :class:`TraceFileError`.
+and either the parsed value or a one-line error naming the line and column (parsing is strict: see
+:mod:`flip7_spec.jsontext`). Only a file that cannot be opened at all, or is not a regular file (a FIFO
+would wait forever, ``/dev/zero`` never ends), raises :class:`TraceFileError`.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from flip7_spec.errors import Flip7Error
+from flip7_spec.errors import InputError
+from flip7_spec.inputs import decode, open_regular
+from flip7_spec.jsontext import parse_json
+from flip7_spec.limits import CORPUS_LINE, TRACE_FILE, show_bytes
 
-MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
-MAX_LINE_BYTES = 64 * 1024 * 1024
+MAX_DOCUMENT_BYTES = TRACE_FILE.value
+MAX_LINE_BYTES = CORPUS_LINE.value
 
 
-class TraceFileError(Flip7Error):
-    """A trace file that cannot be read at all (missing, a directory, unreadable, wrong kind)."""
+class TraceFileError(InputError):
+    """A trace file that cannot be read at all (missing, a directory or another file that is not a regular
+    file, unreadable)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,15 +41,20 @@ class TraceSource:
         return self.file if self.line is None else f"{self.file}:{self.line}"
 
 
-def _parse(text: str, file: str, line: int | None) -> TraceSource:
+def _parse(data: bytes, file: str, line: int | None) -> TraceSource | None:
+    """The trace in ``data`` (None for a blank line of a corpus); errors name the file's line and column."""
     try:
-        return TraceSource(file, line, trace=json.loads(text))
-    except json.JSONDecodeError as error:
-        at_end = error.pos >= len(text.rstrip()) or (
-            error.msg.startswith("Unterminated string") and '"' not in text[error.pos + 1:])
-        what = "truncated JSON (the text ends inside a value)" if at_end else f"malformed JSON: {error.msg}"
-        row = error.lineno if line is None else line
-        return TraceSource(file, line, error=f"line {row}, column {error.colno}: {what}")
+        text = decode(data)
+        if not text.strip():
+            return None if line is not None else TraceSource(file, line, error="empty file")
+        return TraceSource(file, line, trace=parse_json(text))
+    except InputError as error:
+        message = str(error)
+        if line is not None and message.startswith("line 1, "):  # a corpus line: its own line number
+            message = f"line {line}, {message[len('line 1, '):]}"
+        elif line is not None and message.startswith("line "):
+            message = f"line {line}: {message}"
+        return TraceSource(file, line, error=message)
 
 
 def is_corpus(path: Path) -> bool:
@@ -56,48 +65,30 @@ def is_corpus(path: Path) -> bool:
 def read_traces(path: Path) -> Iterator[TraceSource]:
     """Every trace in ``path``, in order, each with its location. Streams corpora line by line."""
     name = str(path)
-    if not path.exists():
-        raise TraceFileError(f"{name}: no such file")
-    if path.is_dir():
-        raise TraceFileError(f"{name}: is a directory; give trace files (.json or .jsonl)")
     try:
-        handle = path.open("rb")
-    except OSError as error:
-        raise TraceFileError(f"{name}: cannot read ({error.strerror})") from None
+        handle = open_regular(path)
+    except InputError as error:
+        raise TraceFileError(str(error)) from None
     with handle:
         if not is_corpus(path):
             data = handle.read(MAX_DOCUMENT_BYTES + 1)
             if len(data) > MAX_DOCUMENT_BYTES:
-                yield TraceSource(name, None, error=f"file is larger than {MAX_DOCUMENT_BYTES // 2**20} MiB; "
+                yield TraceSource(name, None, error=f"file is larger than the limit of "
+                                                   f"{show_bytes(MAX_DOCUMENT_BYTES)} ({TRACE_FILE.name}); "
                                                    "write many games as a .jsonl corpus")
                 return
-            text = _decode(data)
-            if text is None:
-                yield TraceSource(name, None, error="not UTF-8 text")
-                return
-            if not text.strip():
-                yield TraceSource(name, None, error="empty file")
-                return
-            yield _parse(text, name, None)
+            parsed = _parse(data, name, None)
+            assert parsed is not None
+            yield parsed
             return
         for number, raw in enumerate(_lines(handle), start=1):
             if raw is None:
-                yield TraceSource(name, number, error=f"line longer than {MAX_LINE_BYTES // 2**20} MiB")
+                yield TraceSource(name, number, error=f"line longer than the limit of {show_bytes(MAX_LINE_BYTES)} "
+                                                      f"({CORPUS_LINE.name})")
                 continue
-            text = _decode(raw)
-            if text is None:
-                yield TraceSource(name, number, error="not UTF-8 text")
-                continue
-            if not text.strip():
-                continue
-            yield _parse(text, name, number)
-
-
-def _decode(data: bytes) -> str | None:
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
+            source = _parse(raw, name, number)
+            if source is not None:
+                yield source
 
 
 def _lines(handle: Any) -> Iterator[bytes | None]:

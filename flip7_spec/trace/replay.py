@@ -21,12 +21,14 @@ from typing import Any
 from flip7_spec.cards import Card, cards
 from flip7_spec.errors import ChanceError, Flip7Error, IllegalDecision, SetupError
 from flip7_spec.events import STAY, DecisionKind, Event
+from flip7_spec.limits import DECK_CARDS, PLAYERS, check_game_size, check_name
 from flip7_spec.machine import Game
 from flip7_spec.play import _ruleset_deck_check, make_game
 from flip7_spec.registry import Role, definition_of
 from flip7_spec.rulesets import Ruleset, ruleset_from_json
 from flip7_spec.trace import FORMAT_NAME, FORMAT_VERSION
 from flip7_spec.trace.compare import blame, first_difference
+from flip7_spec.trace.quickcheck import plausible_step
 from flip7_spec.trace.record import footer as reference_footer
 from flip7_spec.trace.schema import json_path, schema_errors, step_errors
 
@@ -103,6 +105,8 @@ def game_from_header(header: dict[str, Any], reshuffles: Sequence[Sequence[Card]
     ruleset = ruleset_from_json(header["ruleset"], where="$.header.ruleset")
     players = header["players"]
     dealer = header["dealer"]
+    check_header_limits(header)
+    check_game_size(ruleset, players, "$.header.players")
     ruleset.check_players(players)
     if dealer >= players:
         raise _Invalid(f"$.header.dealer: seat {dealer} does not exist with {players} players")
@@ -113,6 +117,16 @@ def game_from_header(header: dict[str, Any], reshuffles: Sequence[Sequence[Card]
     except SetupError as error:
         deck_problem = str(error)
     return ruleset, make_game(ruleset, players, deck, dealer, reshuffles=reshuffles), deck_problem
+
+
+def check_header_limits(header: dict[str, Any]) -> None:
+    """Refuse a (schema-valid) header over a limit: more players than :data:`~flip7_spec.limits.PLAYERS`,
+    a longer deck than :data:`~flip7_spec.limits.DECK_CARDS`, a name longer than
+    :data:`~flip7_spec.limits.NAME_LENGTH`. Raises :class:`~flip7_spec.errors.LimitError`."""
+    PLAYERS.check(header["players"], "$.header.players")
+    DECK_CARDS.check(len(header["deck"]), "$.header.deck")
+    for seat, name in enumerate(header.get("names") or []):
+        check_name(name, f"$.header.names[{seat}]")
 
 
 def replay(trace: Any) -> ReplayResult:
@@ -152,37 +166,9 @@ def replay(trace: Any) -> ReplayResult:
     return result
 
 
-_STEP_KEYS = frozenset({"decision", "events", "observation", "scores"})
-_DECISION_KEYS = frozenset({"player", "kind", "choice"})
-
-
-def _plausible(step: Any) -> bool:
-    """A cheap check that ``step`` has the schema's shape; when it fails, the schema says exactly why."""
-    if not isinstance(step, dict):
-        return False
-    if "reshuffle" in step:
-        order = step["reshuffle"]
-        return len(step) == 1 and isinstance(order, list) and bool(order) and all(isinstance(c, str) for c in order)
-    decision = step.get("decision")
-    if not isinstance(decision, dict) or "choice" not in decision or not step.keys() <= _STEP_KEYS:
-        return False
-    if not decision.keys() <= _DECISION_KEYS or not isinstance(decision.get("kind", ""), str):
-        return False
-    player = decision.get("player", 0)
-    choice = decision["choice"]
-    simple_choice = choice in ("hit", "stay") or (type(choice) is int and choice >= 0)
-    if type(player) is not int or player < 0 or not simple_choice:
-        return False  # card references and odd values go through the schema
-    events = step.get("events", [])
-    scores = step.get("scores", [])
-    return (isinstance(events, list) and all(isinstance(e, dict) and isinstance(e.get("event"), str) for e in events)
-            and isinstance(step.get("observation", {}), dict) and isinstance(scores, list)
-            and all(isinstance(r, list) and all(type(v) is int for v in r) for r in scores))
-
-
 def _step_problems(steps: list[Any]) -> list[str]:
     for index, step in enumerate(steps):
-        if not _plausible(step):
+        if not plausible_step(step):
             problems = step_errors(step, index)
             if problems:
                 return problems
@@ -250,6 +236,7 @@ def _replay(trace: dict[str, Any], result: ReplayResult, deck_problem: list[str]
     _, game, problem = game_from_header(trace["header"], reshuffles)
     if problem is not None:
         deck_problem.append(problem)
+    supplied = list(range(leading))  # the indices of the chance steps, in the order the game uses them
     try:
         events = game.start()
     except ChanceError as error:
@@ -262,6 +249,7 @@ def _replay(trace: dict[str, Any], result: ReplayResult, deck_problem: list[str]
         step = steps[index]
         if "reshuffle" in step:
             game.supply_reshuffle(cards(step["reshuffle"]))
+            supplied.append(index)
             continue
         decision = step["decision"]
         where = ["steps", index, "decision"]
@@ -294,6 +282,12 @@ def _replay(trace: dict[str, Any], result: ReplayResult, deck_problem: list[str]
         result.steps += 1
         result.clauses.update(e.clause for e in events)
         _check_outcome(step, events, game, index, ["steps", index], decision)
+    if game.reshuffles:
+        # an order no decision used: the trace claims a reshuffle that never happened
+        unused = supplied[len(supplied) - len(game.reshuffles)]
+        raise _Diverged(Divergence(unused, json_path(["steps", unused, "reshuffle"]), "no reshuffle: no later "
+                                   "decision needs one", steps[unused]["reshuffle"], Role.RESHUFFLE,
+                                   "the trace supplies a reshuffle that no decision uses"))
     result.complete = game.over
     if "footer" in trace:
         if not game.over:

@@ -10,16 +10,17 @@ rows, when it has no observations either).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from flip7_spec.cards import cards
-from flip7_spec.errors import Flip7Error
+from flip7_spec.errors import Flip7Error, LimitError
 from flip7_spec.rulesets import ruleset_from_json
 from flip7_spec.trace import FORMAT_NAME, FORMAT_VERSION
-from flip7_spec.trace.replay import game_from_header
-from flip7_spec.trace.schema import schema_errors
+from flip7_spec.trace.quickcheck import plausible_step, valid_outcome
+from flip7_spec.trace.replay import check_header_limits, game_from_header
+from flip7_spec.trace.schema import schema_errors, step_errors
 
 DECK_PREVIEW = 24
 """How many deck cards the header shows."""
@@ -55,10 +56,29 @@ def check_trace(trace: Any) -> None:
     if trace.get("version") != FORMAT_VERSION or isinstance(trace.get("version"), bool):
         raise ShowError(f"$.version: unsupported format version {trace.get('version')!r}; "
                         f"this flip7-spec reads version {FORMAT_VERSION}")
-    problems = schema_errors(trace)
+    problems = schema_errors(trace, envelope_only=True) or _step_problems(trace)
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise ShowError(problems[0] + more)
+    try:
+        check_header_limits(trace["header"])
+    except LimitError as error:
+        raise ShowError(str(error)) from None
+
+
+def _step_problems(trace: dict[str, Any]) -> list[str]:
+    """The schema violations of the start and the steps, found fast (see :mod:`.quickcheck`): the schema
+    validator runs only where the quick check is not sure, so checking is linear with a small constant."""
+    if not valid_outcome(trace.get("start", {})):
+        problems = schema_errors(trace)
+        if problems:
+            return problems
+    for index, step in enumerate(trace["steps"]):
+        if not (plausible_step(step) and ("reshuffle" in step or valid_outcome(step))):
+            problems = step_errors(step, index)
+            if problems:
+                return problems
+    return []
 
 
 def _has_events(trace: dict[str, Any]) -> bool:
@@ -260,87 +280,95 @@ def _ruleset_line(value: Any) -> list[str]:
 
 
 def render(trace: Any, step_numbers: bool = False) -> list[str]:
-    """The lines that show ``trace`` to a person.
+    """The lines that show ``trace`` to a person (all of :func:`lines_of`)."""
+    return list(lines_of(trace, step_numbers))
 
-    Raises :class:`ShowError` for a trace that is not a schema-valid trace of this format version. With
-    ``step_numbers`` every further line of a step starts with ``step N |`` (the step's own line starts with
-    ``step N:``), so that a search for a step number finds all of it.
+
+def lines_of(trace: Any, step_numbers: bool = False) -> Iterator[str]:
+    """The lines that show ``trace`` to a person, one at a time (so a long trace is shown as it is read).
+
+    Raises :class:`ShowError`, before the first line, for a trace that is not a schema-valid trace of this
+    format version or is over a limit. With ``step_numbers`` every further line of a step starts with
+    ``step N |`` (the step's own line starts with ``step N:``), so that a search for a step number finds
+    all of it. Time and memory are linear in the trace's length.
     """
     check_trace(trace)
+    return _lines(trace, step_numbers)
+
+
+def _lines(trace: dict[str, Any], step_numbers: bool) -> Iterator[str]:
     header = trace["header"]
     seat = _Names(header)
-    out: list[str] = []
-    out.append(f"{trace['format']} version {trace['version']}"
-               + (f", rules {trace['rules_version']}" if "rules_version" in trace else ""))
+    yield (f"{trace['format']} version {trace['version']}"
+           + (f", rules {trace['rules_version']}" if "rules_version" in trace else ""))
     if "description" in header:
-        out.append(f"description: {header['description']}")
-    out.extend(_ruleset_line(header["ruleset"]))
+        yield f"description: {header['description']}"
+    yield from _ruleset_line(header["ruleset"])
     players = header["players"]
-    out.append(f"players: {players} ({', '.join(seat(i) for i in range(players))}); dealer: {seat(header['dealer'])}")
+    yield f"players: {players} ({', '.join(seat(i) for i in range(players))}); dealer: {seat(header['dealer'])}"
     deck = header["deck"]
     more = f" ... ({len(deck) - DECK_PREVIEW} more)" if len(deck) > DECK_PREVIEW else ""
-    out.append(f"deck: {len(deck)} cards, top first: {' '.join(deck[:DECK_PREVIEW])}{more}")
+    yield f"deck: {len(deck)} cards, top first: {' '.join(deck[:DECK_PREVIEW])}{more}"
     if header.get("clauses"):
-        out.append(f"clauses: {' '.join(header['clauses'])}")
+        yield f"clauses: {' '.join(header['clauses'])}"
     provenance = {k: v for k, v in (header.get("provenance") or {}).items() if k != "failure"}
     if provenance:
-        out.append(f"provenance: {_value(provenance)}")
+        yield f"provenance: {_value(provenance)}"
     failure = (header.get("provenance") or {}).get("failure")
     if isinstance(failure, dict):  # a trace saved by `conform --save-failures`: the engine's side, in one line
         at = "the start" if failure.get("step") is None else f"step {failure.get('step')}"
-        out.append(f"saved failure of {failure.get('case_id')} [{failure.get('level')}] at {at}: "
-                   f"{failure.get('where')}: expected {_value(failure.get('expected'))}, found "
-                   f"{_value(failure.get('found'))} [clause {failure.get('clause')}] "
-                   "(show --html puts both tables side by side)")
+        yield (f"saved failure of {failure.get('case_id')} [{failure.get('level')}] at {at}: "
+               f"{failure.get('where')}: expected {_value(failure.get('expected'))}, found "
+               f"{_value(failure.get('found'))} [clause {failure.get('clause')}] "
+               "(show --html puts both tables side by side)")
 
     derived = None if _has_events(trace) else derive_outcomes(trace)
     if derived is not None:
-        out.append("(this trace records no events: what happened is computed by the reference)")
+        yield "(this trace records no events: what happened is computed by the reference)"
 
-    def block(prefix: str, outcome: StepOutcome) -> None:
+    def block(prefix: str, outcome: StepOutcome) -> Iterator[str]:
         lead = prefix if step_numbers else ""
         for event in outcome.events or []:
             if event.get("event") == "round_start":
-                out.append(f"{lead}== round {event.get('round')}, dealer {seat(event.get('dealer'))} ==")
+                yield f"{lead}== round {event.get('round')}, dealer {seat(event.get('dealer'))} =="
                 continue
-            out.append(f"{lead}  {describe_event(event, seat)}")
+            yield f"{lead}  {describe_event(event, seat)}"
         if outcome.observation is not None:
-            out.extend(f"{lead}{line}" for line in _rows(outcome.observation, seat))
+            yield from (f"{lead}{line}" for line in _rows(outcome.observation, seat))
 
     start = trace.get("start", {})
     start_outcome = StepOutcome(start.get("events"), start.get("observation"))
     if derived is not None:
         start_outcome = StepOutcome(derived.start.events, start_outcome.observation or derived.start.observation)
-    out.append("start (before the first decision)")
-    block("start | ", start_outcome)
+    yield ("start (before the first decision)")
+    yield from block("start | ", start_outcome)
     for index, step in enumerate(trace["steps"]):
         prefix = f"step {index} | "
         lead = prefix if step_numbers else ""
         if "reshuffle" in step:
             order = step["reshuffle"]
-            out.append(f"step {index}: reshuffle order for the next decision ({_cards(len(order))}, top first): "
-                       f"{' '.join(order)}")
+            yield (f"step {index}: reshuffle order for the next decision ({_cards(len(order))}, top first): "
+                   f"{' '.join(order)}")
             continue
-        out.append(f"step {index}: {describe_decision(step['decision'], seat)}")
+        yield (f"step {index}: {describe_decision(step['decision'], seat)}")
         outcome = StepOutcome(step.get("events"), step.get("observation"))
         if derived is not None:
             found = derived.steps.get(index)
             if found is None:
                 if derived.stopped:
-                    out.append(f"{lead}  {derived.stopped}")
+                    yield f"{lead}  {derived.stopped}"
                     derived.stopped = None
                 outcome = StepOutcome(None, outcome.observation)
             else:
                 outcome = StepOutcome(found.events, outcome.observation or found.observation)
         if outcome.events is None and "scores" in step:
-            out.extend(f"{lead}  round ends: scores {_per_seat(s, seat)}" for s in step["scores"])
-        block(prefix, outcome)
+            yield from (f"{lead}  round ends: scores {_per_seat(s, seat)}" for s in step["scores"])
+        yield from block(prefix, outcome)
     footer = trace.get("footer")
     if footer is not None:
         winners = footer.get("winners", [])
         rounds = f" after {footer['rounds']} rounds" if "rounds" in footer else ""
-        out.append(f"game over{rounds}: {'winner' if len(winners) == 1 else 'winners'} "
-                   f"{', '.join(seat(s) for s in winners)}; totals {_per_seat(footer.get('totals', []), seat)}")
+        yield (f"game over{rounds}: {'winner' if len(winners) == 1 else 'winners'} "
+               f"{', '.join(seat(s) for s in winners)}; totals {_per_seat(footer.get('totals', []), seat)}")
     else:
-        out.append("the trace ends here: a partial game (no footer)")
-    return out
+        yield "the trace ends here: a partial game (no footer)"

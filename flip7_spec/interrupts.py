@@ -1,0 +1,58 @@
+"""SIGINT (Ctrl-C) and SIGTERM as one exception, raised once, so that a run can stop, clean up and report.
+
+Inside :func:`stop_on_signals` the first SIGINT or SIGTERM raises :class:`Interrupted` in the main thread;
+any later one is ignored until the block ends, so the cleanup that follows (ending engine processes,
+writing the partial reports) runs to its end instead of being cut short by a second Ctrl-C. The cleanup
+itself is bounded: every wait in it has a timeout.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
+
+SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+class Interrupted(KeyboardInterrupt):
+    """The run was stopped by a signal (a ``KeyboardInterrupt``, so code that handles Ctrl-C handles it)."""
+
+    def __init__(self, signal_number: int = signal.SIGINT) -> None:
+        super().__init__(signal.Signals(signal_number).name)
+        self.signal_number = signal_number
+
+    @property
+    def exit_code(self) -> int:
+        """The conventional exit status: 128 + the signal number (130 for SIGINT, 143 for SIGTERM)."""
+        return 128 + self.signal_number
+
+
+def _raise_once(number: int, frame: FrameType | None) -> None:
+    for other in SIGNALS:
+        signal.signal(other, signal.SIG_IGN)  # the cleanup after this one must not be interrupted
+    raise Interrupted(number)
+
+
+@contextmanager
+def stop_on_signals() -> Iterator[None]:
+    """Within the block, the first SIGINT or SIGTERM raises :class:`Interrupted`; the handlers in place
+    before are restored at its end. Outside the main thread (where handlers cannot be set) it does nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {number: signal.getsignal(number) for number in SIGNALS}
+    for number in SIGNALS:
+        signal.signal(number, _raise_once)
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def interruption(error: KeyboardInterrupt) -> int:
+    """The exit status for ``error``: its own for :class:`Interrupted`, 130 for a plain Ctrl-C."""
+    return error.exit_code if isinstance(error, Interrupted) else 128 + signal.SIGINT

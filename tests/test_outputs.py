@@ -1,0 +1,233 @@
+"""Outputs are checked before the run, written whole or not at all, never over an input, never by two runs.
+
+The full-disk tests mount a small tmpfs, which needs the right to mount (root in a container that allows
+it); where that is refused they are skipped. The same goes for a read-only mount.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from flip7_spec.errors import OutputError
+from flip7_spec.outputs import Output, check_distinct, reserve_folder, write_file
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def flip7_spec(*args: str, cwd: Path | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    path = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)
+    return subprocess.run([sys.executable, "-m", "flip7_spec", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout, env={**os.environ, "PYTHONPATH": path})
+
+
+def one_error_line(done: subprocess.CompletedProcess[str], words: str) -> None:
+    """Exit 2 with exactly one line on stderr, naming the problem, and no traceback."""
+    assert done.returncode == 2, done.stdout[-2000:] + done.stderr[-2000:]
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("flip7-spec: error: "), done.stderr
+    assert words in lines[0], lines[0]
+
+
+@contextlib.contextmanager
+def mounted_tmpfs(folder: Path, size: str, read_only: bool = False) -> Iterator[Path]:
+    """A fresh tmpfs of ``size`` at ``folder`` for the block, or a skip where mounting is not allowed."""
+    folder.mkdir()
+    options = f"size={size}" + (",ro" if read_only else "")
+    mount, umount = shutil.which("mount"), shutil.which("umount")
+    if mount is None or umount is None:
+        pytest.skip("no mount command")
+    done = subprocess.run([mount, "-t", "tmpfs", "-o", options, "tmpfs", str(folder)], capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
+    try:
+        yield folder
+    finally:
+        subprocess.run([umount, str(folder)], capture_output=True, check=False)
+
+
+def fill(folder: Path) -> None:
+    """Use up every byte of the file system at ``folder``."""
+    with (folder / "filler").open("wb", buffering=0) as handle, contextlib.suppress(OSError):
+        while True:
+            handle.write(b"\0" * 4096)
+
+
+# ---- the library ------------------------------------------------------------------------------------------
+
+
+def test_an_output_replaces_its_target_only_when_committed(tmp_path: Path) -> None:
+    target = tmp_path / "report.json"
+    target.write_text("old", encoding="utf-8")
+    output = Output.reserve(target)
+    output.write("new")
+    assert target.read_text(encoding="utf-8") == "old"  # not yet: the new text is in the .partial file
+    assert (tmp_path / "report.json.partial").exists()
+    output.commit()
+    assert target.read_text(encoding="utf-8") == "new"
+    assert not (tmp_path / "report.json.partial").exists()
+
+
+def test_a_discarded_output_leaves_the_target_as_it_was(tmp_path: Path) -> None:
+    target = tmp_path / "games.jsonl"
+    target.write_text("kept\n", encoding="utf-8")
+    with pytest.raises(RuntimeError), Output.reserve(target) as output:
+        output.write("half")
+        raise RuntimeError("the run failed")
+    assert target.read_text(encoding="utf-8") == "kept\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.jsonl"]
+
+
+def test_a_second_writer_of_the_same_output_is_refused(tmp_path: Path) -> None:
+    target = tmp_path / "games.jsonl"
+    first = Output.reserve(target)
+    with pytest.raises(OutputError, match="another run is writing it"):
+        Output.reserve(target)
+    first.commit()
+    Output.reserve(target).discard()  # free again once the first is done
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda d: d / "missing" / "out.json", "no such folder"),
+    (lambda d: d, "it is a directory"),
+    (lambda d: Path("/dev/null"), "not a regular file"),
+])
+def test_unusable_targets_are_refused(tmp_path: Path, make: object, words: str) -> None:
+    with pytest.raises(OutputError, match=words):
+        Output.reserve(make(tmp_path))  # type: ignore[operator]
+
+
+def test_an_output_may_not_be_an_input_or_another_output(tmp_path: Path) -> None:
+    trace = tmp_path / "trace.json"
+    trace.write_text("{}", encoding="utf-8")
+    with pytest.raises(OutputError, match="is also an input"):
+        check_distinct([("--json", tmp_path / "." / "trace.json")], [trace])
+    with pytest.raises(OutputError, match="is also the --json output"):
+        check_distinct([("--json", tmp_path / "r"), ("--junit-xml", tmp_path / "r")])
+    check_distinct([("--json", tmp_path / "r.json")], [trace])
+
+
+def test_a_lone_surrogate_is_written_as_its_json_escape(tmp_path: Path) -> None:
+    target = tmp_path / "report.json"
+    write_file(target, json.dumps({"message": "bad \ud800 byte"}, ensure_ascii=False))
+    assert json.loads(target.read_text(encoding="utf-8")) == {"message": "bad \ud800 byte"}
+
+
+# ---- the command line ---------------------------------------------------------------------------------------
+
+
+def test_replay_never_writes_its_report_over_a_trace(tmp_path: Path) -> None:
+    trace = tmp_path / "games.jsonl"
+    assert flip7_spec("simulate", "-g", "2", "--out", str(trace)).returncode == 0
+    before = trace.read_bytes()
+    one_error_line(flip7_spec("replay", str(trace), "--json", str(trace)), "is also an input of this run")
+    assert trace.read_bytes() == before
+
+
+def test_two_simulate_runs_on_one_output(tmp_path: Path) -> None:
+    """While one run writes an output, a second run on it is refused at once; the first, interrupted,
+    leaves neither the output nor its .partial file."""
+    out = tmp_path / "games.jsonl"
+    path = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)
+    first = subprocess.Popen([sys.executable, "-m", "flip7_spec", "simulate", "-g", "1000000", "--out", str(out)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env={**os.environ, "PYTHONPATH": path})
+    try:
+        deadline = time.monotonic() + 60
+        while not (tmp_path / "games.jsonl.partial").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        second = flip7_spec("simulate", "-g", "10", "--out", str(out))
+        first.send_signal(signal.SIGINT)
+        _, err = first.communicate(timeout=60)
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.communicate()
+    one_error_line(second, "another run is writing it")
+    assert first.returncode == 130, err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_output_locked_by_another_process_is_refused_before_any_game(tmp_path: Path) -> None:
+    partial = tmp_path / "games.jsonl.partial"
+    with partial.open("w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        one_error_line(flip7_spec("simulate", "-g", "5", "--out", str(tmp_path / "games.jsonl")),
+                       "another run is writing it")
+    assert not (tmp_path / "games.jsonl").exists()
+
+
+def test_a_full_disk_is_refused_before_any_work(tmp_path: Path) -> None:
+    with mounted_tmpfs(tmp_path / "disk", "256k") as disk:
+        fill(disk)
+        one_error_line(flip7_spec("simulate", "-g", "5", "--out", str(disk / "games.jsonl")), "no space left")
+        marker = tmp_path / "engine-started"
+        engine = f"{sys.executable} -c \"import pathlib; pathlib.Path({str(marker)!r}).write_text('x')\""
+        one_error_line(flip7_spec("conform", "--engine", engine, "--json", str(disk / "report.json")),
+                       "no space left")
+        assert not marker.exists(), "the engine was started although the report could not be written"
+        one_error_line(flip7_spec("conform", "--engine", engine, "--save-failures", str(disk / "failures")),
+                       "no space left")
+        assert not marker.exists()
+        assert sorted(p.name for p in disk.iterdir()) in (["filler"], ["failures", "filler"])
+
+
+def test_a_disk_that_fills_during_the_run_leaves_nothing_behind(tmp_path: Path) -> None:
+    """Room for the check before the run, not for the traces: one line, exit 2, no file and no .partial."""
+    with mounted_tmpfs(tmp_path / "disk", "256k") as disk:
+        one_error_line(flip7_spec("simulate", "-g", "400", "--out", str(disk / "games.jsonl")), "no space left")
+        assert list(disk.iterdir()) == []
+
+
+def test_an_unwritable_output_is_refused_before_any_work(tmp_path: Path) -> None:
+    marker = tmp_path / "engine-started"
+    engine = f"{sys.executable} -c \"import pathlib; pathlib.Path({str(marker)!r}).write_text('x')\""
+    one_error_line(flip7_spec("conform", "--engine", engine, "--json", str(tmp_path / "no" / "report.json")),
+                   "no such folder")
+    one_error_line(flip7_spec("conform", "--engine", engine, "--junit-xml", str(tmp_path)), "is a directory")
+    assert not marker.exists()
+    with mounted_tmpfs(tmp_path / "read-only", "64k", read_only=True) as folder:
+        one_error_line(flip7_spec("simulate", "-g", "5", "--out", str(folder / "games.jsonl")),
+                       "read-only file system")
+        one_error_line(flip7_spec("conform", "--engine", engine, "--junit-xml", str(folder / "r.xml")),
+                       "read-only file system")
+        assert not marker.exists()
+
+
+def test_save_failures_needs_a_folder_it_can_write(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x", encoding="utf-8")
+    with pytest.raises(OutputError, match=r"not a folder|not a directory"):
+        reserve_folder(blocker / "failures", "--save-failures")
+    assert reserve_folder(tmp_path / "new" / "failures", "--save-failures").is_dir()
+    assert list((tmp_path / "new" / "failures").iterdir()) == []  # the probe file is gone
+
+
+def test_failing_traces_on_a_disk_that_fills_up_are_whole_or_absent(tmp_path: Path) -> None:
+    """Shrunk traces saved while the disk runs out: each file there is a whole trace, none is empty or
+    .partial, and the failures that could not be saved say so."""
+    from flip7_spec.conformance.session import Corpus, EngineSpec, run
+    from flip7_spec.rulesets import preset
+
+    with mounted_tmpfs(tmp_path / "disk", "48k") as disk:  # room for about half of the ~90 KB of traces
+        save = disk / "failures"
+        corpus = Corpus(rulesets=[preset("flip7")], games=8, scoring=False, fixtures=None)
+        _, results, _ = run(EngineSpec(python="tests.mutants.dealer_fixed:Engine"), corpus, save=save)
+        shrunk = [r.shrunk for r in results if r.shrunk]
+        assert any(s.startswith("(not saved: ") and "no space left" in s for s in shrunk), shrunk
+        saved = [Path(s) for s in shrunk if not s.startswith("(")]
+        assert saved, "the disk had room for some"
+        for path in save.iterdir():
+            assert path in saved and not path.name.endswith(".partial"), path
+            assert json.loads(path.read_text(encoding="utf-8"))["format"] == "flip7-trace"
