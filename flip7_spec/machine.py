@@ -47,6 +47,11 @@ Reshuffler = Callable[[list[Card]], list[Card]]
 
 GameT = TypeVar("GameT", bound="Game")
 
+STALL_PASSES = 10
+"""How many times the whole deck may be drawn with no decision and no point banked in between before play
+counts as endless (Flip Threes and Second Chances that only bring each other back, a deck dealt out round
+after round without a point): a real game asks a decision long before that."""
+
 
 @dataclass(frozen=True, slots=True)
 class MachineClauses:
@@ -70,6 +75,11 @@ class MachineClauses:
     """Option reshuffle_moment=when_emptied: the discard pile is reshuffled as the last card is drawn."""
     round_limit: str
     """Option round_limit: the game ends after that many rounds (the ``game_end`` event)."""
+    unreachable: str
+    """A ruleset under which no hand scores a point while the target is above 0 is refused (no game could end)."""
+    endless: str
+    """Play that only cycles: :data:`STALL_PASSES` times the whole deck drawn with no decision and no point
+    banked ends the round as if nothing were left to draw, and the game with it (see :meth:`Game._draw`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +176,8 @@ class Game:
         self.pile: list[Card] = list(reversed(deck))  # the top card is the last element
         self.discard: list[Card] = []
         self.in_play: list[Card] = []
+        self._play_entries: list[int] = []  # a number for each card in play, in the same order
+        self._next_entry = 0
         self.players: list[PlayerRound] = []
         self.order: list[int] = []
         self.stack: list[Frame[Any]] = []
@@ -184,6 +196,12 @@ class Game:
         self.history: list[Ply] = []
         """Every decision made so far, with its choice and events (kept only when recording)."""
         self._events: list[Event] | None = [] if record else None
+        self._setup = (tuple(deck), dealer, record)  # what a rejected call rebuilds the game from
+        self._orders: list[list[Card]] = []  # every reshuffle order used so far, in order
+        self._choices: list[Choice] = []  # every choice made so far
+        self._draws_without_decision = 0
+        self._cycle_limit = STALL_PASSES * max(len(deck), 1)
+        self._stalled_game = False
 
     # ---- public interface -------------------------------------------------------------------------
 
@@ -202,7 +220,8 @@ class Game:
 
         Returns the events caused, in order (an empty list when the game was created with
         ``record=False``). Raises :class:`IllegalDecision` naming the legal choices if ``choice`` is not
-        one of them; the game is then unchanged.
+        one of them, and :class:`ChanceError` when a reshuffle it needs has no order (or an order that is
+        not a permutation of the discard pile); either way the game is then exactly as it was.
         """
         pending = self.pending
         if pending is None:
@@ -214,16 +233,36 @@ class Game:
                 f"{pending.player}; legal choices: {', '.join(map(_show, pending.options))}",
                 list(pending.options),
             )
+        queued = list(self.reshuffles)
         self.pending = None
+        self._draws_without_decision = 0
         events = self._events
         if events is not None:
             events.clear()
-        self.stack[-1].decide(self, choice)
-        self._run()
+        try:
+            self.stack[-1].decide(self, choice)
+            self._run()
+        except ChanceError:
+            self._rebuild(queued)
+            raise
+        self._choices.append(choice)
         if events is None:
             return []
         self.history.append(Ply(pending, choice, tuple(events)))
         return list(events)
+
+    def _rebuild(self, queued: list[list[Card]]) -> None:
+        """Put the game back as it was before the call that failed: play it again from its start with the
+        reshuffle orders it used, then queue ``queued`` (the orders that were waiting) again."""
+        deck, dealer, record = self._setup
+        again = type(self)(self.ruleset, self.n, dealer, deck, self._orders, None, record)
+        again.start()
+        for choice in self._choices:
+            again.apply(choice)
+        again.reshuffles = deque(queued)
+        again.reshuffler = self.reshuffler
+        again.on_round_end = self.on_round_end
+        self.__dict__.update(again.__dict__)
 
     def after(self, choice: Choice) -> tuple[Game, list[Event]]:
         """The pure form of :meth:`apply`: a new game after ``choice``, and its events. ``self`` is unchanged."""
@@ -341,14 +380,53 @@ class Game:
             self.active -= 1
         player.status = status
 
-    def _discard_in_play(self, card: Card, reason: str, clause: str) -> None:
-        self.in_play.remove(card)
+    def _put_in_play(self, card: Card) -> int:
+        """Put ``card`` in play (after the cards in play already); returns the number of its entry, which
+        :meth:`_take_from_play` takes: cards of the same face are one object, so only that tells them apart."""
+        self._sync_entries()
+        entry = self._next_entry
+        self._next_entry += 1
+        self.in_play.append(card)
+        self._play_entries.append(entry)
+        return entry
+
+    def _take_from_play(self, card: Card, entry: int | None = None) -> None:
+        """Take ``card`` out of play: the entry ``entry`` (see :meth:`_put_in_play`) when it is still in play,
+        else the first card in play with that face."""
+        self._sync_entries()
+        entries = self._play_entries
+        if entry is not None and entry in entries:
+            index = entries.index(entry)
+        else:
+            index = next((i for i, c in enumerate(self.in_play) if c is card), -1)
+            if index < 0:
+                raise ValueError(f"{card.text} is not in play")
+        del self.in_play[index]
+        del entries[index]
+
+    def _sync_entries(self) -> None:
+        # cards put in play another way (a state built by hand): give each a fresh entry
+        if len(self._play_entries) != len(self.in_play):
+            start = self._next_entry
+            self._play_entries = list(range(start, start + len(self.in_play)))
+            self._next_entry = start + len(self.in_play)
+
+    def _discard_in_play(self, card: Card, reason: str, clause: str, entry: int | None = None) -> None:
+        self._take_from_play(card, entry)
         self.discard.append(card)
         self._emit("discard", clause, None, card.text, (("reason", reason),))
 
     def _draw(self) -> Card | None:
         """The top card, reshuffling the discard pile first if the deck is empty; None if both are empty
-        (or only cards that cannot change the round are left), which ends the round."""
+        (or only cards that cannot change the round are left), which ends the round. None too once play
+        is endless (:data:`STALL_PASSES` times the deck drawn with no decision and no point banked): the
+        round ends, and the game with it (the ``endless`` clause)."""
+        self._draws_without_decision += 1
+        if self._draws_without_decision > self._cycle_limit:
+            self._emit("empty_deck", self.CLAUSES.endless)
+            self.ending = True
+            self._stalled_game = True
+            return None
         pile = self.pile
         if not pile:
             stall = self._stalled() if self.discard else None
@@ -362,11 +440,11 @@ class Game:
                 and self._stalled() is None:
             # the last card taken: the discard pile becomes the new deck at once, before that card's effect
             # (the card is in play meanwhile, on its way to its receiver, so that no card is ever unaccounted)
-            self.in_play.append(drawn)
+            entry = self._put_in_play(drawn)
             try:
                 self._reshuffle(self.CLAUSES.reshuffle_emptied)
             finally:
-                self.in_play.pop()
+                self._take_from_play(drawn, entry)
         return drawn
 
     def _reshuffle(self, clause: str) -> None:
@@ -382,11 +460,12 @@ class Game:
                     f"{' '.join(c.text for c in order)}"
                 )
         elif self.reshuffler is not None:
-            order = self.reshuffler(list(discard))
+            order = _checked_order(self.reshuffler(list(discard)), discard)
         else:
             raise ChanceError(f"a reshuffle of the {len(discard)}-card discard pile is needed in round "
                               f"{self.round}, but no reshuffle order was supplied")
         self._emit("reshuffle", clause, None, None, (("order", [c.text for c in order]),))
+        self._orders.append(list(order))
         self.pile[:] = order[::-1]
         discard.clear()
 
@@ -442,6 +521,8 @@ class Game:
         self.last_flip7 = self._flip7_seat()
         for seat, value in enumerate(scores):
             self.totals[seat] += value
+        if any(scores):
+            self._draws_without_decision = 0  # points banked: the game goes somewhere
         if self.on_round_end is not None:
             self.on_round_end(self)
         # Every card of the round goes to the discard pile.
@@ -450,12 +531,16 @@ class Game:
             player.clear()
         self.discard.extend(self.in_play)
         self.in_play = []
+        self._play_entries = []
         self.stack = []
         clauses = self.CLAUSES
         if self._events is not None:
             self._emit("round_end", clauses.score, None, None, (("scores", scores), ("totals", list(self.totals))))
         ruleset = self.ruleset
         top = max(self.totals)
+        if self._stalled_game:  # play could only cycle: the game ends here, the highest total winning
+            self._end_game([seat for seat, total in enumerate(self.totals) if total == top], clauses.endless)
+            return
         if top >= ruleset.target_score:
             leaders = [seat for seat, total in enumerate(self.totals) if total == top]
             if len(leaders) == 1 or ruleset.tie_at_target == "shared_win":
@@ -471,6 +556,17 @@ class Game:
         # The deck passes left, without reshuffling.
         self.dealer = (self.dealer + 1) % self.n
         self._start_round()
+
+
+def _checked_order(order: Any, discard: list[Card]) -> list[Card]:
+    """The reshuffler's ``order`` if it is a list of the discard pile's cards (a permutation of them);
+    :class:`ChanceError` if not (a deck must never gain or lose a card)."""
+    if not isinstance(order, list) or not all(isinstance(c, Card) for c in order):
+        raise ChanceError(f"the reshuffler returned {type(order).__name__}, not a list of the discard pile's cards")
+    if Counter(c.text for c in order) != Counter(c.text for c in discard):
+        raise ChanceError(f"the reshuffler returned {len(order)} cards that are not a permutation of the "
+                          f"{len(discard)}-card discard pile")
+    return order
 
 
 def _is_option(choice: Choice, options: tuple[Choice, ...]) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from functools import cache
 
 from flip7_spec.arguments import check_game_arguments
 from flip7_spec.cards import Card, card
@@ -104,7 +105,32 @@ def make_game(
     record: bool = True,
     reshuffles: Iterable[Sequence[Card]] = (),
 ) -> Game:
-    """A game of the class of ``ruleset``'s game, not yet started and with no checks (see :func:`new_game`)."""
+    """A game of the class of ``ruleset``'s game, not yet started and with no checks (see :func:`new_game`)
+    but the one that no game could end under ``ruleset`` (:func:`check_reachable`)."""
+    check_reachable(ruleset)
     game_class = definition_of(ruleset).game_class
     return game_class(ruleset, players, dealer, deck, reshuffles, reshuffler, record)
 
+
+@cache
+def check_reachable(ruleset: Ruleset) -> None:
+    """Raise :class:`SetupError` when no game under ``ruleset`` could ever end: no hand of its deck scores a
+    point, the target score is above 0 and there is no round limit (the game's ``unreachable`` clause).
+
+    A hand scores a point if one of its cards does alone, or if seven different Numbers give the Flip 7
+    bonus: every other card adds nothing, multiplies a sum of 0 or takes points away.
+    """
+    if ruleset.round_limit or ruleset.target_score <= 0:
+        return
+    definition = definition_of(ruleset)
+    composition = [card(text) for text, count in ruleset.deck if count > 0]
+    scoring = [c for c in composition if c.is_number or c.is_modifier]
+    hands = [[c] for c in scoring]
+    numbers = {c.value: c for c in scoring if c.is_number}
+    if len(numbers) >= 7:
+        hands.append(list(numbers.values())[:7])
+    if any(definition.round_score(ruleset, hand, False) > 0 for hand in hands):
+        return
+    clause = definition.game_class.CLAUSES.unreachable
+    raise SetupError(f"ruleset {ruleset.name}: no hand of its deck scores a point, so the target score of "
+                     f"{ruleset.target_score} can never be reached and no game could end [{clause}]")

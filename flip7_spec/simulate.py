@@ -13,13 +13,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from flip7_spec.errors import LimitError
 from flip7_spec.events import Choice, Decision, Event
+from flip7_spec.limits import DECISIONS
 from flip7_spec.machine import Game
 from flip7_spec.play import make_game
 from flip7_spec.policies import Policy
 from flip7_spec.rulesets import Ruleset
 
-MAX_DECISIONS_PER_GAME = 1_000_000  # far above any real game; guards the loop against an engine bug
+MAX_DECISIONS_PER_GAME = DECISIONS.value  # far above any real game: a game that never ends is stopped here
 
 
 @dataclass(slots=True)
@@ -144,7 +146,8 @@ def play_game(
         if record:
             played.steps.append(Step(decision, choice, events, game.observation() if observe else None))
         if decisions > MAX_DECISIONS_PER_GAME:
-            raise AssertionError(f"game did not end within {MAX_DECISIONS_PER_GAME} decisions")
+            raise LimitError(f"game {seed or 0} of {ruleset.name} did not end within {MAX_DECISIONS_PER_GAME:,} "
+                             f"decisions (the limit of {DECISIONS.name}): its players never bring it to an end")
     if stats is not None:
         stats.add_game(game)
         stats.decisions += decisions

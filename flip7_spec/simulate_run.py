@@ -20,6 +20,7 @@ from flip7_spec.errors import Flip7Error
 from flip7_spec.limits import GAMES, WORKERS, check_game_size, check_ruleset
 from flip7_spec.machine import Game
 from flip7_spec.outputs import Output, check_distinct
+from flip7_spec.play import check_reachable
 from flip7_spec.policies import Policy
 from flip7_spec.policy_specs import seat_policies
 from flip7_spec.round_stats import RoundStats
@@ -170,6 +171,7 @@ def check_run(run: SimulationRun) -> None:
     check_ruleset(run.ruleset)
     check_game_size(run.ruleset, run.players)
     run.ruleset.check_players(run.players)
+    check_reachable(run.played_ruleset())
     run.policy()  # a bad policy spec or an unloadable user policy is reported now, in one line
 
 

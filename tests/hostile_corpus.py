@@ -5,8 +5,8 @@ with a traceback, lost or corrupted a file or gave a wrong verdict, written into
 Run ``python -m tests.hostile_corpus FOLDER`` to write the inputs and print each item's command, to try
 them by hand. ``tests/test_hostile.py`` runs every item with a 10 s limit and measures its memory.
 
-Every item names the problem it stands for (``covers``). Items whose fix belongs to the game engine
-(stall detection, checked reshuffle orders) carry ``engine_work``: they are expected to fail until then.
+Every item names the problem it stands for (``covers``). The game engine's items (endless rulesets and
+play, checked reshuffle orders, rejected calls) are made with :func:`engine_item`.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 ENGINES = REPO / "tests" / "broken_engines"
 MIB = 1024 * 1024
-ENGINE_WORK = "engine stall/reshuffle checks"
 
 
 @dataclass(frozen=True)
@@ -63,7 +62,6 @@ class Item:
     one_line: bool = True
     """Exit 2 must come with exactly one line on stderr (False where the command reports per trace on
     stdout, as ``replay`` does)."""
-    engine_work: bool = False
     slow: bool = False
     seconds: float = 10.0
     """The time the item has to end in (every item: 10 s; the game engine's items less, see ``engine_item``)."""
@@ -72,14 +70,13 @@ class Item:
 
 
 ENGINE_ITEM_SECONDS = 6.0
-"""The game engine's items hang until the engine detects stalls; they get less time, so that while they
-still hang they hold the corpus up less (once fixed, each ends in about a second)."""
+"""The game engine's items refuse the ruleset or end the game at once; each ends in about a second."""
 
 
 def engine_item(id: str, covers: str, command: tuple[str | bytes, ...], expect: tuple[int, ...],
                 slow: bool = False) -> Item:
     """An item whose fix belongs to the game engine (see :data:`ENGINE_ITEM_SECONDS`)."""
-    return Item(id, covers, command, expect=expect, engine_work=True, slow=slow, seconds=ENGINE_ITEM_SECONDS)
+    return Item(id, covers, command, expect=expect, slow=slow, seconds=ENGINE_ITEM_SECONDS)
 
 
 def cli(*args: str | bytes) -> tuple[str | bytes, ...]:

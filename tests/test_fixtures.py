@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from flip7_spec.cards import cards
 from flip7_spec.clauses import CLAUSES, clauses_for
 from flip7_spec.cli import cli
 from flip7_spec.cli.common import run_main
@@ -113,6 +114,11 @@ def _frozen_empty(trace: Trace) -> bool:
 
 NOT_CARRIED: dict[str, tuple[str, Evidence | None]] = {
     "F7-DECK": ("the deck is header data, checked before play", lambda t: dict(_ruleset(t).deck) == dict(FLIP7_DECK)),
+    # a refusal before any game exists: a fixture naming it is a game whose ruleset passes the check
+    "F7-TARGET-UNREACHABLE": ("a ruleset check before play: the fixture's deck scores a point",
+                              lambda t: any(c.is_number and c.value > 0 for c in cards(t["header"]["deck"]))),
+    "V-TARGET-UNREACHABLE": ("a ruleset check before play: the fixture's ruleset has a round limit",
+                             lambda t: bool(_ruleset(t).round_limit)),
     "F7-PLAYERS": ("the player count is header data, checked before play", None),
     "F7-TWO-DECKS": ("the deck size is header data",
                      lambda t: len(t["header"]["deck"]) == 2 * sum(c for _, c in _ruleset(t).deck)),

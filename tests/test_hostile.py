@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.hostile_corpus import ENGINE_WORK, REPO, Item, Ran, build, items
+from tests.hostile_corpus import ENGINE_ITEM_SECONDS, REPO, Item, Ran, build, items
 from tests.test_conform import TOKEN_VARIABLE, processes_with, stop
 
 LIMIT_SECONDS = 10.0
@@ -125,7 +125,7 @@ def run_item(item: Item, folder: Path) -> Ran:
 
 def _expected_cost(item: Item) -> int:
     """A rough order of the items' durations, so the longest start first and the threads finish together."""
-    if item.engine_work:
+    if item.seconds == ENGINE_ITEM_SECONDS:
         return 3
     return 2 if "conform" in item.command or "trace-long.json" in item.command else 1
 
@@ -158,8 +158,6 @@ def _params() -> list[object]:
     params = []
     for item in CATALOGUE:
         marks = []
-        if item.engine_work:
-            marks.append(pytest.mark.xfail(strict=True, reason=ENGINE_WORK))
         if item.slow:
             marks.append(pytest.mark.slow)
         params.append(pytest.param(item, id=item.id, marks=marks))

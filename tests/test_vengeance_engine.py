@@ -743,6 +743,31 @@ def test_choices_are_plain_json_and_compared_strictly() -> None:
     assert rows(successor)[0] == ["9", "9"]
 
 
+# ---- games that could never end ----------------------------------------------------------------------
+
+
+@pytest.mark.clause("V-TARGET-UNREACHABLE")
+def test_a_ruleset_whose_deck_scores_nothing_is_refused() -> None:
+    # 0s score 0 and a -2 only takes points away: no hand scores a point, so no total reaches 200
+    ruleset = ruleset_from_json({"name": "nothing", "base": "vengeance", "deck": {"0": 3, "-2": 1}})
+    texts = [c.text for c in ruleset.deck_cards(3)]
+    with pytest.raises(SetupError, match=r"can never be reached.*V-TARGET-UNREACHABLE"):
+        new_game(ruleset, 3, texts)
+    new_game(ruleset.with_options(round_limit=2), 3, texts, reshuffler=list)  # a round limit ends it anyway
+
+
+@pytest.mark.clause("V-ENDLESS")
+def test_a_deck_dealt_out_without_points_round_after_round_ends_the_game() -> None:
+    # One 0 for three players: each round deals it to one seat and finds nothing for the next, with no
+    # decision and no point. Two draws a round: the 11th draw (ten times the one-card deck, plus one) is in
+    # round 6, which ends as if nothing were left to draw; the game ends there, all totals 0, all winners.
+    ruleset = ruleset_from_json({"name": "lone-zero", "base": "vengeance", "deck": {"0": 1},
+                                 "options": {"round_limit": 30}})
+    game, events = new_game(ruleset, 3, ["0"], dealer=2, reshuffler=list)
+    assert game.over and game.round == 6 and game.winners == [0, 1, 2]
+    assert events[-1].kind == "game_end" and events[-1].clause == "V-ENDLESS"
+
+
 # ---- registry, citations and coverage -------------------------------------------------------------------
 
 

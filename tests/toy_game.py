@@ -151,7 +151,8 @@ class ToyGame(Game):
 
     CLAUSES: ClassVar[MachineClauses] = MachineClauses(
         deal="TOY-TURN", forced_choice="TOY-FORCED", empty_deck="TOY-ROUND", reshuffle="TOY-ROUND",
-        score="TOY-SCORE", winner="TOY-END", tie="TOY-END", reshuffle_emptied="TOY-ROUND", round_limit="TOY-END")
+        score="TOY-SCORE", winner="TOY-END", tie="TOY-END", reshuffle_emptied="TOY-ROUND", round_limit="TOY-END",
+        unreachable="TOY-END", endless="TOY-END")
 
     def round_score(self, seat: int) -> int:
         row = self.players[seat]

@@ -168,6 +168,9 @@ function* choose(player, kind, options, cardText) {
  * The frame of a game, as generator code: a subclass gives `playRound`, `newSeat` and `roundScore(player)`,
  * may add to the other steps, and calls `start()` once its own fields are set.
  */
+/** Times the whole deck may be drawn with no decision and no point banked before play counts as endless. */
+const STALL_PASSES = 10;
+
 class CardGame {
   /**
    * @param {{options: object, deck: Map<string, number>}} rules
@@ -204,6 +207,10 @@ class CardGame {
     this.over = false;
     this.winners = [];
     this.failure = null;
+    // F7-ENDLESS / V-ENDLESS: ten times the whole deck drawn with no decision and no point banked
+    this.cycleLimit = STALL_PASSES * Math.max(this.pile.length, 1);
+    this.drawsWithoutDecision = 0;
+    this.endless = false;
   }
 
   /** Play up to the first decision. */
@@ -225,6 +232,7 @@ class CardGame {
     if (option === undefined) {
       throw new RulesError(`${JSON.stringify(choice)} is not a legal choice for the pending ${pending.kind} decision of player ${pending.player}; legal choices: ${pending.options.map((o) => JSON.stringify(o)).join(', ')}`);
     }
+    this.drawsWithoutDecision = 0;
     this.advance(option);
   }
 
@@ -280,6 +288,14 @@ class CardGame {
       }
       yield* this.afterRound();
       this.endRound();
+      if (this.endless) {
+        // play could only cycle: the game ends here, the highest total winning
+        const top = Math.max(...this.totals);
+        this.over = true;
+        this.winners = [];
+        for (let seat = 0; seat < this.n; seat++) if (this.totals[seat] === top) this.winners.push(seat);
+        return;
+      }
       if (this.gameEnded()) return;
       this.dealer = (this.dealer + 1) % this.n;
     }
@@ -308,6 +324,7 @@ class CardGame {
 
   endRound() {
     const scores = this.roundScores();
+    if (scores.some((score) => score !== 0)) this.drawsWithoutDecision = 0; // points banked: not endless
     for (let seat = 0; seat < this.n; seat++) {
       const player = this.seats[seat];
       this.totals[seat] += scores[seat];
@@ -348,9 +365,15 @@ class CardGame {
   /**
    * The top card of the draw pile. A draw from an empty pile reshuffles the discard pile first, or ends
    * the round (ROUND_OVER) when there is nothing to reshuffle; under `reshuffle_moment = "when_emptied"`
-   * a draw that takes the last card also reshuffles at once, before the card drawn takes effect.
+   * a draw that takes the last card also reshuffles at once, before the card drawn takes effect. Once
+   * STALL_PASSES times the deck has been drawn with no decision and no point banked, play only cycles:
+   * the round ends (and the game with it).
    */
   draw() {
+    if (++this.drawsWithoutDecision > this.cycleLimit) {
+      this.endless = true; // the round ends as if nothing were left to draw, and the game with it
+      throw ROUND_OVER;
+    }
     if (this.top === this.pile.length) {
       if (!this.canReshuffle()) throw ROUND_OVER;
       this.reshuffle();

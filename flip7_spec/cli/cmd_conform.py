@@ -42,6 +42,7 @@ from flip7_spec.htmlreport import TraceKeeper, render_report, report_from
 from flip7_spec.interrupts import interruption
 from flip7_spec.limits import GAMES, PLAYERS, WORKERS, check_game_size
 from flip7_spec.outputs import Output, check_distinct, reserve_folder
+from flip7_spec.play import check_reachable
 from flip7_spec.rulesets import Ruleset, load_ruleset, preset_names
 
 
@@ -73,6 +74,7 @@ def _rulesets(names: tuple[str, ...], player_counts: tuple[int, ...]) -> list[Ru
     for ruleset in rulesets:
         for players in player_counts:
             check_game_size(ruleset, players, "--players")
+        check_reachable(ruleset)
     return rulesets or None
 
 

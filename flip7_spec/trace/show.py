@@ -182,6 +182,11 @@ def describe_event(event: dict[str, Any], seat: Callable[[Any], str]) -> str:
         order = event.get("order") or []
         return f"the deck is empty: the discard pile is reshuffled into a new deck of {_cards(len(order))}"
     if kind == "empty_deck":
+        clause = str(event.get("clause", ""))
+        if clause.endswith("-ENDLESS"):
+            return f"play only cycles (the deck drawn ten times over, no decision, no point): the game ends [{clause}]"
+        if clause.endswith("-STALLED-ROUND"):
+            return f"nothing left to draw could change the round: the round ends [{clause}]"
         return "the deck and the discard pile are both empty: the round ends"
     if kind == "round_start":
         return f"round {event.get('round')} starts, dealer {seat(event.get('dealer'))}"

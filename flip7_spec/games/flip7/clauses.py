@@ -190,6 +190,14 @@ FLIP7_CLAUSES: Final[list[Clause]] = [
     Clause("F7-CHALLENGE", _F7, "The challenge for two players or fewer: score 200 in fewer than 5 rounds; with a "
            "round limit, the game ends after that round and whoever reached the target has won (nobody, "
            "perhaps).", "S2 ('Party of two or less?')", "H", "C#1", "round_limit"),
+    Clause("F7-TARGET-UNREACHABLE", _F7, "A ruleset under which no hand scores a point (no Number above 0, no +N, "
+           "never seven different Numbers) while the target score is above 0 and there is no round limit is "
+           "refused when a game is made: no game under it could end.", "sources silent (ruling)", "L", "D"),
+    Clause("F7-ENDLESS", _F7, "When ten times as many cards as the whole deck holds have been drawn with no "
+           "decision and no point banked in between, play can only cycle (a deck dealt out round after round "
+           "without a point, Flip Threes and Second Chances that only bring each other back): the round ends as "
+           "if nothing were left to draw, is scored, and the game ends, the highest total winning.",
+           "sources silent (ruling)", "L", "D"),
     Clause("F7-CUSTOM-DECK", _F7, "A ruleset may define its own deck composition (seed 003 reads the modifiers "
            "as +5, +10, +15 and x2).", "seed 003", "L", "E", "deck"),
 ]

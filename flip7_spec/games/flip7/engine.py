@@ -71,6 +71,8 @@ FLIP7_MACHINE_CLAUSES = MachineClauses(
     winner="F7-WINNER",
     tie="F7-TIE",
     round_limit="F7-CHALLENGE",  # [F7-CHALLENGE] (option round_limit) the game ends after that round
+    unreachable="F7-TARGET-UNREACHABLE",  # [F7-TARGET-UNREACHABLE] refused when making the game
+    endless="F7-ENDLESS",  # [F7-ENDLESS] the deck drawn ten times over without a decision ends the game
 )
 
 class Rotation(Frame["Flip7Game"]):
@@ -139,13 +141,14 @@ class Replacement(Frame["Flip7Game"]):
 
 
 class Target(Frame["Flip7Game"]):
-    """A revealed Freeze or Flip Three waiting for its target."""
+    """A revealed Freeze or Flip Three waiting for its target (``entry``: its place in play)."""
 
-    __slots__ = ("action", "chooser")
+    __slots__ = ("action", "chooser", "entry")
 
-    def __init__(self, action: Card, chooser: int) -> None:
+    def __init__(self, action: Card, chooser: int, entry: int | None = None) -> None:
         self.action = action
         self.chooser = chooser
+        self.entry = entry
 
     def step(self, game: Flip7Game) -> None:
         # [F7-ACTION-TARGET] any active player, the revealer included; [F7-FREEZE-SELF]
@@ -160,24 +163,25 @@ class Target(Frame["Flip7Game"]):
     def decide(self, game: Flip7Game, choice: Choice) -> None:
         game.stack.pop()
         game._emit("target", "F7-ACTION-TARGET", self.chooser, self.action.text, (("target", choice),))
-        game._take_effect(self.action, choice)
+        game._take_effect(self.action, choice, self.entry)
 
 
 class Give(Frame["Flip7Game"]):
     """A Second Chance received by a player who holds one already."""
 
-    __slots__ = ("chance", "giver")
+    __slots__ = ("chance", "entry", "giver")
 
-    def __init__(self, chance: Card, giver: int) -> None:
+    def __init__(self, chance: Card, giver: int, entry: int | None = None) -> None:
         self.chance = chance
         self.giver = giver
+        self.entry = entry
 
     def step(self, game: Flip7Game) -> None:
         # [F7-CHANCE-GIVE] to another active player who holds none; discarded if nobody qualifies
         options = tuple(s for s in game._active_seats() if s != self.giver and not game.players[s].has_chance)
         if not options:
             game.stack.pop()
-            game._discard_in_play(self.chance, "no active player can take it", "F7-CHANCE-GIVE")
+            game._discard_in_play(self.chance, "no active player can take it", "F7-CHANCE-GIVE", self.entry)
             return
         decision = Decision(self.giver, DecisionKind.GIVE, options, self.chance.text)
         if len(options) == 1:
@@ -187,7 +191,7 @@ class Give(Frame["Flip7Game"]):
 
     def decide(self, game: Flip7Game, choice: Choice) -> None:
         game.stack.pop()
-        game.in_play.remove(self.chance)
+        game._take_from_play(self.chance, self.entry)
         receiver = game.players[choice]
         receiver.cards.append(self.chance)
         receiver.has_chance = True
@@ -197,15 +201,17 @@ class Give(Frame["Flip7Game"]):
 class FlipThree(Frame["Flip7Game"]):
     """A Flip Three in progress: its target accepts the next three cards one at a time."""
 
-    __slots__ = ("action", "remaining", "set_aside", "target")
+    __slots__ = ("action", "entries", "entry", "remaining", "set_aside", "target")
 
     DRAWS_FOR_ACTION: ClassVar[bool] = True
 
-    def __init__(self, action: Card, target: int) -> None:
+    def __init__(self, action: Card, target: int, entry: int | None = None) -> None:
         self.action = action
         self.target = target
+        self.entry = entry  # the Flip Three card's place in play
         self.remaining = 3
         self.set_aside: list[Card] = []
+        self.entries: list[int | None] = []  # the set-aside cards' places in play, in the same order
 
     def step(self, game: Flip7Game) -> None:
         player = game.players[self.target]
@@ -220,48 +226,55 @@ class FlipThree(Frame["Flip7Game"]):
             player.status is ACTIVE or ruleset.set_aside_on_bust == "pass_to_other_active")
         if assigning and ruleset.flip3_card_discard == "after_set_aside":
             # [F7-FLIP3-DISCARDED-LATE] it stays in play until its set-aside cards are resolved
-            game.stack.append(DiscardWhenDone(self.action))
+            game.stack.append(DiscardWhenDone(self.action, self.entry))
         else:
             # [F7-FLIP3-DISCARDED] the Flip Three card is discarded once its three cards are done
-            game._discard_in_play(self.action, "resolved", "F7-FLIP3-DISCARDED")
+            game._discard_in_play(self.action, "resolved", "F7-FLIP3-DISCARDED", self.entry)
         game._emit("flip3_end", "F7-FLIP3", self.target)
         if not self.set_aside:
             return
         if player.status is ACTIVE:
             # [F7-FLIP3-SETASIDE] resolved only now that all three came and went cleanly
-            game.stack.append(Assign(self.target, self.set_aside, "F7-FLIP3-ASSIGN"))
+            game.stack.append(Assign(self.target, self.set_aside, "F7-FLIP3-ASSIGN", self._entries()))
         elif ruleset.set_aside_on_bust == "pass_to_other_active":
             # [F7-SETASIDE-PASS-VARIANT] seed 003: they must go to another player still in
-            game.stack.append(Assign(self.target, self.set_aside, "F7-SETASIDE-PASS-VARIANT"))
+            game.stack.append(Assign(self.target, self.set_aside, "F7-SETASIDE-PASS-VARIANT", self._entries()))
         else:
             # [F7-FLIP3-SETASIDE-BUST] discarded, not passed on
-            for action in self.set_aside:
-                game._discard_in_play(action, "its Flip Three target busted", "F7-FLIP3-SETASIDE-BUST")
+            for action, entry in zip(self.set_aside, self._entries(), strict=True):
+                game._discard_in_play(action, "its Flip Three target busted", "F7-FLIP3-SETASIDE-BUST", entry)
+
+    def _entries(self) -> list[int | None]:
+        """The places in play of the set-aside cards (None for a card set aside without one)."""
+        return self.entries + [None] * (len(self.set_aside) - len(self.entries))
 
 
 class DiscardWhenDone(Frame["Flip7Game"]):
     """A resolved Flip Three card waiting, in play, for its set-aside cards to be resolved (the frames above)."""
 
-    __slots__ = ("action",)
+    __slots__ = ("action", "entry")
 
-    def __init__(self, action: Card) -> None:
+    def __init__(self, action: Card, entry: int | None = None) -> None:
         self.action = action
+        self.entry = entry
 
     def step(self, game: Flip7Game) -> None:
         game.stack.pop()
-        game._discard_in_play(self.action, "resolved", "F7-FLIP3-DISCARDED-LATE")
+        game._discard_in_play(self.action, "resolved", "F7-FLIP3-DISCARDED-LATE", self.entry)
 
 
 class Assign(Frame["Flip7Game"]):
     """Set-aside cards assigned one by one in draw order; none takes effect until all are assigned (option
-    set_aside_resolution=resolve_each: each takes effect as soon as it is assigned)."""
+    set_aside_resolution=resolve_each: each takes effect as soon as it is assigned). ``entries``: the cards'
+    places in play."""
 
-    __slots__ = ("assigned", "chooser", "clause", "pending_cards")
+    __slots__ = ("assigned", "chooser", "clause", "entries", "pending_cards")
 
-    def __init__(self, chooser: int, cards: list[Card], clause: str) -> None:
+    def __init__(self, chooser: int, cards: list[Card], clause: str, entries: list[int | None] | None = None) -> None:
         self.chooser = chooser
         self.pending_cards = list(cards)
-        self.assigned: list[tuple[Card, int]] = []
+        self.entries: list[int | None] = list(entries) if entries is not None else [None] * len(cards)
+        self.assigned: list[tuple[Card, int, int | None]] = []
         self.clause = clause
 
     def step(self, game: Flip7Game) -> None:
@@ -274,7 +287,7 @@ class Assign(Frame["Flip7Game"]):
         options = tuple(game._active_seats())
         if not options:
             self.pending_cards.pop(0)
-            game._discard_in_play(action, "no active player to receive it", self.clause)
+            game._discard_in_play(action, "no active player to receive it", self.clause, self.entries.pop(0))
             return
         decision = Decision(self.chooser, DecisionKind.ASSIGN, options, action.text)
         if len(options) == 1:
@@ -284,34 +297,34 @@ class Assign(Frame["Flip7Game"]):
 
     def decide(self, game: Flip7Game, choice: Choice) -> None:
         action = self.pending_cards.pop(0)
+        entry = self.entries.pop(0)
         game._emit("assign", self.clause, self.chooser, action.text, (("target", choice),))
         if game.ruleset.set_aside_resolution == "resolve_each":
             # [F7-FLIP3-ASSIGN-EACH] it takes effect now (a Flip Three runs to its end before the next is assigned)
-            game._take_effect(action, choice)
+            game._take_effect(action, choice, entry)
             return
-        self.assigned.append((action, choice))
+        self.assigned.append((action, choice, entry))
 
 
 class Effects(Frame["Flip7Game"]):
-    """Assigned set-aside cards taking effect one after the other."""
+    """Assigned set-aside cards taking effect one after the other (each with its place in play)."""
 
     __slots__ = ("assigned",)
 
-    def __init__(self, assigned: list[tuple[Card, int]]) -> None:
+    def __init__(self, assigned: list[tuple[Card, int, int | None]]) -> None:
         self.assigned = assigned
 
     def step(self, game: Flip7Game) -> None:
         if not self.assigned:
             game.stack.pop()
             return
-        action, seat = self.assigned.pop(0)
+        action, seat, entry = self.assigned.pop(0)
         if game.players[seat].status is not ACTIVE:
             # [F7-FLIP3-ASSIGN-INACTIVE] frozen or busted by an earlier one: this card is discarded
-            game._discard_in_play(action, "its receiver is no longer active", "F7-FLIP3-ASSIGN-INACTIVE")
+            game._discard_in_play(action, "its receiver is no longer active", "F7-FLIP3-ASSIGN-INACTIVE", entry)
             return
         # [F7-FLIP3-NESTED] a Flip Three started here runs to its end before the next card takes effect
-        game._take_effect(action, seat)
-
+        game._take_effect(action, seat, entry)
 
 
 class Flip7Game(Game):
@@ -411,31 +424,32 @@ class Flip7Game(Game):
                 player.cards.append(drawn)
                 player.has_chance = True
                 return
-            self.in_play.append(drawn)
-            self.stack.append(Give(drawn, seat))
+            self.stack.append(Give(drawn, seat, self._put_in_play(drawn)))
             return
         if kind is Kind.FREEZE or kind is Kind.FLIP_THREE:
-            self.in_play.append(drawn)
+            entry = self._put_in_play(drawn)
             if flip3 is not None:
                 # [F7-FLIP3-SETASIDE]
+                flip3.entries.extend([None] * (len(flip3.set_aside) - len(flip3.entries)))
                 flip3.set_aside.append(drawn)
+                flip3.entries.append(entry)
                 self._emit("set_aside", "F7-FLIP3-SETASIDE", seat, drawn.text)
                 return
             # [F7-ACTION-AT-ONCE] [F7-DEAL-ACTION-PAUSE]
-            self.stack.append(Target(drawn, seat))
+            self.stack.append(Target(drawn, seat, entry))
             return
         raise AssertionError(f"card {drawn.text} has no effect in Flip 7")
 
-    def _take_effect(self, action: Card, seat: int) -> None:
-        """A Freeze or Flip Three takes effect on ``seat``."""
+    def _take_effect(self, action: Card, seat: int, entry: int | None = None) -> None:
+        """A Freeze or Flip Three (in play at ``entry``) takes effect on ``seat``."""
         if action.kind is Kind.FREEZE:
             # [F7-FREEZE] [F7-FREEZE-KEEPS-CARDS] banks at round end; the Freeze card stays with them
             # [F7-DEAL-FREEZE-EMPTY] even with no cards, then banking 0
-            self.in_play.remove(action)
+            self._take_from_play(action, entry)
             self.players[seat].cards.append(action)
             self._set_status(seat, FROZEN)
             self._emit("freeze", "F7-FREEZE", seat, action.text)
         else:
             # [F7-FLIP3] the target accepts the next three cards, one at a time (see FlipThree)
             self._emit("flip3_start", "F7-FLIP3", seat, action.text)
-            self.stack.append(FlipThree(action, seat))
+            self.stack.append(FlipThree(action, seat, entry))

@@ -91,6 +91,12 @@ VENGEANCE_CLAUSES: Final[list[Clause]] = [
     _v("V-ROUND-LIMIT", "With a round limit (option round_limit, the base game's challenge for two players or "
        "fewer), the game ends after that round and whoever reached the target has won (nobody, perhaps).",
        "base-game rulebook S2, applied to Vengeance (GUESS)", "L", "C#1", "round_limit"),
+    _v("V-TARGET-UNREACHABLE", "A ruleset under which no hand scores a point while the target score is above 0 "
+       "and there is no round limit is refused when a game is made: no game under it could end.",
+       "sources silent (ruling)", "L", "D"),
+    _v("V-ENDLESS", "When ten times as many cards as the whole deck holds have been drawn with no decision and "
+       "no point banked in between, play can only cycle: the round ends as if nothing were left to draw, is "
+       "scored, and the game ends, the highest total winning.", "sources silent (ruling)", "L", "D"),
     # Special Number cards
     _v("V-SPECIAL-NUMBERS", "The Zero, Unlucky 7 and Lucky 13 are Number cards (they count toward Flip 7, "
        "score their value, can be stolen or swapped) whose effect lasts only while held.",

@@ -32,6 +32,8 @@ VENGEANCE_MACHINE_CLAUSES = MachineClauses(
     winner="V-WINNER",
     tie="V-TIE",
     round_limit="V-ROUND-LIMIT",  # [V-ROUND-LIMIT] (option round_limit)
+    unreachable="V-TARGET-UNREACHABLE",  # [V-TARGET-UNREACHABLE] refused when making the game
+    endless="V-ENDLESS",  # [V-ENDLESS] the deck drawn ten times over without a decision ends the game
 )
 _BASE_GAME_KINDS: Final = frozenset(
     {Kind.ADD, Kind.MULTIPLY, Kind.FREEZE, Kind.FLIP_THREE, Kind.SECOND_CHANCE}
@@ -138,7 +140,7 @@ class VengeanceGame(Game):
         if drawn.is_number:
             self._place_number(seat, drawn)
             return
-        self.in_play.append(drawn)
+        self._put_in_play(drawn)
         if flip4 is not None:
             # [V-FLIP4-HOLD] held back until the four cards are done, so none can save the target from a bust
             flip4.held.append(drawn)
@@ -287,7 +289,7 @@ class PlayModifier(Frame["VengeanceGame"]):
 
     def decide(self, game: VengeanceGame, choice: Choice) -> None:
         game.stack.pop()
-        game.in_play.remove(self.modifier)
+        game._take_from_play(self.modifier)
         game.players[choice].cards.append(self.modifier)
         game._emit("modifier", "V-MOD-TARGET", self.chooser, self.modifier.text, (("target", choice),))
 
