@@ -231,3 +231,50 @@ def test_failing_traces_on_a_disk_that_fills_up_are_whole_or_absent(tmp_path: Pa
         for path in save.iterdir():
             assert path in saved and not path.name.endswith(".partial"), path
             assert json.loads(path.read_text(encoding="utf-8"))["format"] == "flip7-trace"
+
+
+# ---- the options added with the HTML report and the experiments ------------------------------------------
+
+
+def test_show_html_is_checked_before_the_trace_is_read(tmp_path: Path) -> None:
+    trace = tmp_path / "game.json"
+    trace.write_bytes((REPO / "fixtures" / "flip7" / "bust-basic.json").read_bytes())
+    before = trace.read_bytes()
+    ran = flip7_spec("show", str(trace), "--html", str(trace))
+    assert ran.returncode == 2 and ran.stderr.count("\n") == 1 and "is also an input" in ran.stderr
+    assert trace.read_bytes() == before
+    ran = flip7_spec("show", str(trace), "--html", str(tmp_path / "page.html"))
+    assert ran.returncode == 0 and (tmp_path / "page.html").read_text(encoding="utf-8").startswith("<!")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json", "page.html"]  # no .partial left
+
+
+def test_a_page_escapes_control_characters(tmp_path: Path) -> None:
+    # an escape sequence in a player's name is shown as \x1b, in the page as on the terminal
+    trace = json.loads((REPO / "fixtures" / "flip7" / "bust-basic.json").read_text(encoding="utf-8"))
+    trace["header"]["names"] = ["\x1b[2Jmallory", "bob", "carol"][: trace["header"]["players"]]
+    path = tmp_path / "named.json"
+    path.write_text(json.dumps(trace), encoding="utf-8")
+    ran = flip7_spec("show", str(path), "--html", "-")
+    assert ran.returncode == 0, ran.stderr
+    assert "\x1b" not in ran.stdout and "\\x1b[2Jmallory" in ran.stdout
+
+
+def test_simulate_plot_is_checked_before_the_run(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    ran = flip7_spec("simulate", "-g", "100000000", "--plot", str(tmp_path / "missing" / "points.png"))
+    assert ran.returncode == 2 and ran.stderr.count("\n") == 1 and "no such folder" in ran.stderr
+    ran = flip7_spec("simulate", "-g", "5", "--plot", str(tmp_path / "points.unknown"))
+    assert ran.returncode == 2 and ran.stderr.count("\n") == 1 and ".unknown is none of them" in ran.stderr
+
+
+@pytest.mark.parametrize(("args", "named"), [
+    (("--option", "target_score=" + "9" * 30), "number length"),
+    (("--option", "target_score=5000000"), "ruleset.options.target_score: 5,000,000 is over the limit"),
+    (("--rounds", "1000000000", "--fresh-deck"), "games"),
+    (("-p", "1", "--option", "min_players=1", "--rounds", "10", "--fresh-deck", "--policy", "threshold:5",
+      "--sweep", "\u00b2:3"), "FROM:TO"),
+])
+def test_simulate_numbers_are_limited(args: tuple[str, ...], named: str) -> None:
+    ran = flip7_spec("simulate", *args)
+    assert ran.returncode == 2 and ran.stderr.count("\n") == 1 and named in ran.stderr, ran.stderr
+    assert "Traceback" not in ran.stderr

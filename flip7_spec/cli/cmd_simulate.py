@@ -153,7 +153,7 @@ def _with_options(ruleset: Ruleset, options: tuple[str, ...]) -> Ruleset:
         if not equals or not key.strip():
             fail(f"--option {option!r}: expected KEY=VALUE, for example min_players=1")
         changes[key.strip()] = _option_value(text.strip())
-    return check_ruleset(ruleset.with_options(**changes), "--option") if changes else ruleset
+    return check_ruleset(ruleset.with_options(**changes)) if changes else ruleset
 
 
 def _option_value(text: str) -> Any:

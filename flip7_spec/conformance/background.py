@@ -20,8 +20,10 @@ AHEAD = 4
 
 
 def _ignore_interrupts() -> None:
-    # Ctrl-C reaches the whole process group: the runner reports it, the helper just stops when told to.
+    # Ctrl-C reaches the whole process group: the runner reports it, the helper just stops when told to
+    # (SIGTERM, from the pool: the default action, not the runner's handler it was forked with).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _record(job: GameJob) -> dict[str, Any]:

@@ -22,15 +22,13 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from flip7_spec.conformance import ERRORED
 from flip7_spec.conformance.cases import Case
+from flip7_spec.conformance.engines import EngineSpec, EngineUnusable, Outcome, finish, handshake
 from flip7_spec.conformance.runner import CaseResult
 from flip7_spec.protocol.process import ProcessEngine
-
-if TYPE_CHECKING:
-    from flip7_spec.conformance.session import EngineSpec, Outcome
 
 STOP_WAIT = 8.0
 """Seconds workers get to end their engines after SIGTERM before they are killed."""
@@ -50,8 +48,6 @@ def _on_term(number: int, frame: FrameType | None) -> None:
 
 def _worker_main(spec: EngineSpec, save: Path | None, conn: Connection) -> None:
     """A worker's life: handshake, then run each case it is sent until it is sent None or told to stop."""
-    from flip7_spec.conformance.session import EngineUnusable, finish, handshake
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _on_term)
     engine = None
@@ -117,8 +113,6 @@ class WorkerPool:
         Workers are started as the cases need them, up to ``count``: a run of two cases starts at most
         two engines, whatever ``--workers`` says.
         """
-        from flip7_spec.conformance.session import EngineUnusable
-
         waiting: dict[int, Outcome] = {}
         next_index = 0  # the next outcome to deliver
         queued: deque[tuple[int, Case]] = deque()  # cases taken from ``cases``, not yet sent to a worker
@@ -193,8 +187,6 @@ class WorkerPool:
         return self._replace(worker)
 
     def _replace(self, worker: _Worker) -> tuple[str, Any] | None:
-        from flip7_spec.conformance.session import EngineUnusable, Outcome
-
         worker.process.join()
         self.workers.remove(worker)
         self._end_engine(worker)
