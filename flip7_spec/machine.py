@@ -233,7 +233,7 @@ class Game:
                 f"{pending.player}; legal choices: {', '.join(map(_show, pending.options))}",
                 list(pending.options),
             )
-        queued = list(self.reshuffles)
+        queued = list(self.reshuffles) if self.reshuffles else None  # the orders waiting, for a rebuild
         self.pending = None
         self._draws_without_decision = 0
         events = self._events
@@ -243,7 +243,7 @@ class Game:
             self.stack[-1].decide(self, choice)
             self._run()
         except ChanceError:
-            self._rebuild(queued)
+            self._rebuild(queued or [])
             raise
         self._choices.append(choice)
         if events is None:
