@@ -71,7 +71,7 @@ NUMBER_DIGITS: Final = Limit("number length", 20, "digits", "a whole number in J
 NAME_LENGTH: Final = Limit("name length", 100, "characters", "a ruleset's name, a player's name in a trace")
 SEED_LENGTH: Final = Limit("seed length", 1_000, "characters", "`--seed` of `simulate` and `conform`")
 TIMEOUT: Final = Limit("timeout", 3_600, "seconds", "`conform --timeout`, the wait for one reply")
-DECISIONS: Final = Limit("decisions per game", 100_000, "decisions",
+DECISIONS: Final = Limit("decisions per game", 1_000_000, "decisions",
                          "decisions in one simulated or generated game (a game that never ends is stopped here)")
 
 LIMITS: Final[tuple[Limit, ...]] = (PLAYERS, COPIES_PER_CARD, DECK_CARDS, OPTION_NUMBER, GAMES, WORKERS,
