@@ -86,8 +86,8 @@ def reproduces(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Se
 def is_reshuffle_problem(error: BaseException) -> bool:
     """Whether an engine's failure says it could not use the reshuffle orders it was given (a reply starting
     ``reshuffle:``, or an in-process engine's :class:`~flip7_spec.errors.ChanceError`)."""
-    return isinstance(error, ChanceError) or str(error).lstrip().lower().startswith("reshuffle:") or \
-        "ChanceError" in str(error)
+    text = str(error).lstrip().lower().removeprefix("engine error:").lstrip()  # a process engine's errored reply
+    return isinstance(error, ChanceError) or text.startswith("reshuffle:") or "ChanceError" in str(error)
 
 
 def needs_other_reshuffle(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Sequence[str]],

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Iterator
 from typing import IO, Any
 
-from flip7_spec.errors import Flip7Error, InputError
+from flip7_spec.errors import ChanceError, Flip7Error, InputError
 from flip7_spec.inputs import decode
 from flip7_spec.jsontext import parse_json
 from flip7_spec.limits import REQUEST_LINE, show_bytes
@@ -56,6 +56,8 @@ def handle(adapter: EngineAdapter, request: Any) -> tuple[dict[str, Any], bool]:
         return {"seq": seq, "result": {}}, True  # quit
     except Skipped as skipped:
         return {"seq": seq, "skipped": {"reason": str(skipped)}}, False
+    except ChanceError as error:  # the orders do not fit this engine's reshuffles: say so as the protocol asks
+        return {"seq": seq, "errored": {"message": f"reshuffle: {error}"}}, False
     except Flip7Error as error:
         return {"seq": seq, "errored": {"message": str(error)}}, False
     except Exception as error:  # an engine bug must become a reply, not a dead process
