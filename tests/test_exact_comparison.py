@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, Phase, settings
+from hypothesis.stateful import run_state_machine_as_test
 
 from flip7_spec.conformance import ERRORED, FAIL, PASS
 from flip7_spec.conformance.cases import scoring_cases
@@ -23,6 +25,7 @@ from flip7_spec.conformance.session import Corpus, EngineSpec, run
 from flip7_spec.protocol.adapter import ReferenceAdapter
 from flip7_spec.registry import Role, definition_of
 from flip7_spec.rulesets import preset
+from flip7_spec.testing import EngineDivergence, differential_machine
 from flip7_spec.trace.compare import blame, first_difference, step_difference
 from flip7_spec.trace.replay import CONFORM, DIVERGE, replay
 
@@ -55,6 +58,15 @@ def test_extra_and_missing_keys_are_located() -> None:
     difference = step_difference(expected, missing)
     assert difference is not None
     assert (difference.where(), difference.expected, difference.found) == ("$.pending.card", None, "<absent>")
+
+
+def test_extra_and_missing_elements_are_located() -> None:
+    difference = first_difference({"cards": ["5"]}, {"cards": ["5", "9"]})
+    assert difference is not None
+    assert (difference.where(), difference.expected, difference.found) == ("$.cards[1]", "<absent>", "9")
+    difference = first_difference([[1, 2], [3]], [[1, 2], []])
+    assert difference is not None
+    assert (difference.where(), difference.expected, difference.found) == ("$[1][0]", 3, "<absent>")
 
 
 def test_equal_values_have_no_difference() -> None:
@@ -99,6 +111,25 @@ def test_replay_diverges_on_a_type_or_key_difference(change: str, where: str, ex
     assert result.divergence is not None
     d = result.divergence
     assert (d.step, d.where, d.expected, d.found) == (index, f"$.steps[{index}].observation.{where}", expected, found)
+
+
+def test_replay_diverges_on_an_extra_event_or_card() -> None:
+    trace = _trace()
+    index = next(i for i, s in enumerate(trace["steps"]) if s.get("events"))
+    events = trace["steps"][index]["events"]
+    events.append(dict(events[-1]))
+    result = replay(trace)
+    assert result.status == DIVERGE and result.divergence is not None
+    assert (result.divergence.where, result.divergence.expected) == (f"$.steps[{index}].events[{len(events) - 1}]",
+                                                                     "<absent>")
+    trace = _trace()
+    index = _first_observed_step(trace)
+    row = trace["steps"][index]["observation"]["players"][0]["cards"]
+    row.append("12")
+    result = replay(trace)
+    assert result.status == DIVERGE and result.divergence is not None
+    assert (result.divergence.where, result.divergence.found) == (
+        f"$.steps[{index}].observation.players[0].cards[{len(row) - 1}]", "12")
 
 
 def test_replay_diverges_on_an_event_key_or_a_float_score() -> None:
@@ -196,3 +227,41 @@ def test_a_total_differing_at_a_round_end_blames_scoring_and_otherwise_banking()
     at_end = [{"event": "stay", "clause": "F7-HIT-STAY", "player": 1}, {"event": "round_end", "clause": "F7-SCORE"}]
     assert blame(path, at_end, Role.HIT_STAY, game) == "F7-SCORE"
     assert blame(path, at_end[:1], Role.HIT_STAY, game) == "F7-BANK"
+
+
+def test_replay_diverges_on_an_event_value_of_another_type() -> None:
+    trace = _trace()
+    index, position = next((i, k) for i, s in enumerate(trace["steps"]) for k, e in enumerate(s.get("events", []))
+                           if type(e.get("player")) is int)
+    event = trace["steps"][index]["events"][position]
+    event["player"] = float(event["player"])
+    result = replay(trace)
+    assert result.status == DIVERGE and result.divergence is not None
+    assert result.divergence.where == f"$.steps[{index}].events[{position}].player"
+
+
+# ---- the differential machine ---------------------------------------------------------------------------
+
+
+class _FloatTotals(ReferenceAdapter):
+    """The reference, with each player's total sent as a float (``0.0`` for ``0``)."""
+
+    def start(self, *args: Any, **kwargs: Any) -> Any:
+        return _floats(super().start(*args, **kwargs))
+
+    def decide(self, *args: Any, **kwargs: Any) -> Any:
+        return _floats(super().decide(*args, **kwargs))
+
+
+def _floats(observation: Any) -> Any:
+    return {**observation, "players": [{**p, "total": float(p["total"])} for p in observation["players"]]}
+
+
+def test_the_differential_machine_fails_an_engine_sending_floats(tmp_path: Path) -> None:
+    quick = settings(max_examples=3, derandomize=True, database=None, deadline=None, phases=[Phase.generate],
+                     suppress_health_check=list(HealthCheck))
+    with pytest.raises(EngineDivergence) as caught:
+        run_state_machine_as_test(differential_machine(_FloatTotals(), failures_dir=tmp_path), settings=quick)
+    # every total is 0 at the start, and the engine says 0.0
+    assert (caught.value.step, caught.value.where, caught.value.expected, caught.value.found) == (
+        None, "$.observation.players[0].total", 0, 0.0)

@@ -117,6 +117,42 @@ def test_a_flip_three_drawn_in_a_flip_three_is_played_after_the_first_one_ends()
     assert pending(game) == (1, "hit_or_stay", None, ("hit", "stay"))
 
 
+@pytest.mark.clause("F7-FLIP3-ASSIGN", "F7-FLIP3-ASSIGN-INACTIVE")
+def test_a_set_aside_freeze_assigned_to_a_player_frozen_by_the_one_before_is_discarded() -> None:
+    # seat 1 draws FREEZE, FREEZE (both set aside) and 3, then assigns both to seat 2: all are assigned before
+    # any takes effect, so seat 2 is still active for the second; the first freezes seat 2, and the second,
+    # reaching a player no longer active, is discarded.
+    game, _ = start(["4", "6", "8", "FLIP3", "FREEZE", "FREEZE", "3"])
+    game.apply("hit")
+    game.apply(1)
+    assert pending(game) == (1, "assign", "FREEZE", (0, 1, 2))
+    game.apply(2)
+    assert pending(game) == (1, "assign", "FREEZE", (0, 1, 2))
+    events = game.apply(2)
+    assert ("discard", "F7-FLIP3-ASSIGN-INACTIVE") in kinds(events)
+    assert statuses(game) == ["active", "active", "frozen"]
+    assert rows(game) == [["4"], ["6", "3"], ["8", "FREEZE"]]
+    assert sorted(c.text for c in game.discard) == ["FLIP3", "FREEZE"]
+
+
+@pytest.mark.clause("F7-FLIP7", "F7-FLIP7-IN-FLIP3", "F7-FLIP7-OTHERS-BANK", "F7-FLIP7-BONUS", "F7-FLIP3-STOP")
+def test_a_flip_7_in_a_flip_three_ends_the_round_for_everyone_at_once() -> None:
+    # deal 0 12 11; seat 1 stays on 12 10 8 = 30; seat 2 is still in with 11 9 7 6 5 = 38; seat 0 holds
+    # 0 1 2 3 4, hits a Flip Three, plays it on itself and draws 5 and 6: seven different Numbers, so the round
+    # ends at once (the third card is never drawn) and seat 2 banks what it has. Seat 0: 0+1+...+6 = 21 + 15.
+    top = ["0", "12", "11", "1", "10", "9", "2", "8", "7", "3", "6", "4", "5", "FLIP3", "5", "6"]
+    game, _ = start(top)
+    for choice in ["hit", "hit", "hit", "hit", "hit", "hit", "hit", "stay", "hit", "hit", "hit"]:
+        game.apply(choice)
+    assert rows(game) == [["0", "1", "2", "3", "4"], ["12", "10", "8"], ["11", "9", "7", "6", "5"]]
+    game.apply("hit")
+    assert pending(game) == (0, "target", "FLIP3", (0, 2))
+    events = game.apply(0)
+    assert ("flip7", "F7-FLIP7") in kinds(events)
+    assert game.totals == [36, 30, 38]
+    assert game.round == 2
+
+
 # ---- Freeze -------------------------------------------------------------------------------------------
 
 
