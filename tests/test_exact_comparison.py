@@ -69,6 +69,14 @@ def test_extra_and_missing_elements_are_located() -> None:
     assert (difference.where(), difference.expected, difference.found) == ("$[1][0]", 3, "<absent>")
 
 
+def test_a_step_whose_json_differs_never_passes() -> None:
+    # 0.0 and -0.0 are equal numbers of one type, but not the same JSON text: the step still differs, at the
+    # root when no part of the value can be named
+    assert first_difference(0.0, -0.0) is None
+    difference = step_difference(0.0, -0.0)
+    assert difference is not None and (difference.where(), difference.expected, difference.found) == ("$", 0.0, -0.0)
+
+
 def test_equal_values_have_no_difference() -> None:
     value = {"b": [1, "x", None, {"c": False}], "a": 2}
     assert first_difference(value, copy.deepcopy(value)) is None

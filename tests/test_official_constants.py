@@ -12,6 +12,7 @@ from collections import Counter
 import pytest
 
 from flip7_spec.cards import cards
+from flip7_spec.conformance import cases as cases_module
 from flip7_spec.conformance.cases import scoring_cases
 from flip7_spec.fixtures import full_deck
 from flip7_spec.play import new_game, round_score
@@ -88,6 +89,14 @@ def test_conform_scores_the_worked_examples_with_the_printed_figures() -> None:
     assert {name: case.expected for name, case in cases.items()} == PRINTED
     assert cases["official-x2"].hand == ["3", "11", "5", "7", "10", "x2"]
     assert cases["official-flip7"].hand == ["3", "11", "5", "7", "10", "9", "4"]
+
+
+def test_the_printed_figures_do_not_depend_on_the_reference_scorer(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a reference that scored every hand -1 would still be checked against the rule book's figures
+    monkeypatch.setattr(cases_module, "round_score", lambda *args, **kwargs: -1)
+    cases = {c.id.rsplit(":", 1)[1]: c.expected for c in cases_module.scoring_cases(preset("flip7"))
+             if c.label == "official worked example"}
+    assert cases == PRINTED
 
 
 @pytest.mark.clause("F7-FLIP7-BONUS")
