@@ -124,7 +124,7 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("printed-example-from-reference", "flip7_spec/conformance/cases.py",
              "expected = example.printed if same_scoring else round_score(ruleset, hand)",
              "expected = round_score(ruleset, hand) + (example.printed - example.printed)",
-             "worked examples take their score from the reference (equivalent while the reference scores right)"),
+             "worked examples take their score from the reference, not the rule book"),
     Mutation("printed-example-wrong", "flip7_spec/games/flip7/play.py", "\"3 11 5 7 10 9 4\", 64,",
              "\"3 11 5 7 10 9 4\", 63,", "the printed figure of the Flip 7 example mistyped"),
     # ---- scoring -----------------------------------------------------------------------------------------
