@@ -59,7 +59,7 @@ from flip7_spec.strategies import (
     reshuffle_orders,
 )
 from flip7_spec.trace.canonical import dumps_line
-from flip7_spec.trace.compare import blame, first_difference
+from flip7_spec.trace.compare import blame, step_difference
 from flip7_spec.trace.record import record_choices
 
 # ---- Hypothesis profiles ------------------------------------------------------------------------------
@@ -704,7 +704,7 @@ class DifferentialMachine(RuleBasedStateMachine):
             left, right = strip_options(left), strip_options(right)
         if not self.whole_games and isinstance(found, dict) and expected.get("round", 1) > 1:
             left, right = totals_only(left), totals_only(right)
-        difference = first_difference(left, right)
+        difference = step_difference(left, right)
         if difference is None:
             return
         ruleset = self.setup.ruleset if self.setup is not None else preset(default_preset())

@@ -9,6 +9,7 @@ started for a run carries a unique token in its environment, and ``/proc`` is sc
 from __future__ import annotations
 
 import contextlib
+import importlib.metadata
 import json
 import os
 import re
@@ -17,6 +18,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import sysconfig
 import time
 import uuid
 import xml.etree.ElementTree as ET
@@ -43,10 +45,39 @@ def engine(name: str, *args: str) -> str:
     return shlex.join([sys.executable, str(ENGINES / f"{name}.py"), *args])
 
 
+def installed_script() -> Path | None:
+    """The ``flip7-spec`` console script of the environment running the tests (beside its interpreter or in
+    its scripts folder), or None. Never one found on PATH: that may belong to another installation."""
+    for folder in (Path(sys.executable).parent, Path(sysconfig.get_path("scripts"))):
+        if (folder / "flip7-spec").is_file():
+            return folder / "flip7-spec"
+    return None
+
+
+def console_script(folder: Path) -> list[str]:
+    """A command that runs ``flip7-spec`` as its console script does: the installed script, or else one
+    written into ``folder`` from the package's entry point, the way an installer writes it (the script's own
+    folder, not the current one, is on the import path)."""
+    script = installed_script()
+    if script is not None:
+        return [str(script)]
+    (entry,) = (e for e in importlib.metadata.entry_points(group="console_scripts") if e.name == "flip7-spec")
+    module, _, function = entry.value.partition(":")
+    written = folder / "flip7-spec"
+    written.write_text(f"import sys\nfrom {module} import {function}\nsys.exit({function}())\n", encoding="utf-8")
+    return [sys.executable, str(written)]
+
+
 def serve_command() -> str:
-    """The reference served over the protocol: ``flip7-spec serve``."""
-    script = shutil.which("flip7-spec")
-    return shlex.join([script, "serve"] if script else [sys.executable, "-m", "flip7_spec", "serve"])
+    """The reference of this environment served over the protocol: ``flip7-spec serve``."""
+    script = installed_script()
+    return shlex.join([str(script), "serve"] if script else [sys.executable, "-m", "flip7_spec", "serve"])
+
+
+def default_sigint() -> None:
+    """In a child, before it runs: SIGINT back to its default, so that the child's Python turns it into
+    KeyboardInterrupt even when the suite itself runs with SIGINT ignored (as a background job does)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def processes_with(token: str) -> list[int]:
@@ -300,7 +331,8 @@ def test_ctrl_c_exits_130_with_a_partial_report(tmp_path: Path) -> None:
     args = ["--engine", engine("slow", "0.005"), "--games", "200", *QUICK, "--progress", "--json",
             str(report_path)]
     process = subprocess.Popen([sys.executable, "-m", "flip7_spec", "conform", *args], cwd=REPO, env=env,
-                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               preexec_fn=default_sigint)
     assert process.stderr is not None
     try:
         seen = b""
@@ -358,12 +390,10 @@ def test_reference_skips_none_of_its_own_fixtures() -> None:
     assert not skipped, "\n".join(skipped)
 
 
-def test_console_script_loads_a_python_engine_from_the_current_folder() -> None:
-    beside = Path(sys.executable).with_name("flip7-spec")  # the script of the environment running the tests
-    script = str(beside) if beside.exists() else shutil.which("flip7-spec")
-    assert script is not None, "the flip7-spec console script is not installed beside this Python or on PATH"
+def test_console_script_loads_a_python_engine_from_the_current_folder(tmp_path: Path) -> None:
+    script = console_script(tmp_path)
     env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
-    completed = subprocess.run([script, "conform", "--python", "tests.mutants.dealer_fixed:Engine", "--games", "1",
+    completed = subprocess.run([*script, "conform", "--python", "tests.mutants.dealer_fixed:Engine", "--games", "1",
                                 *QUICK], cwd=REPO, env=env, capture_output=True, text=True, timeout=GUARD)
     assert "No module named 'tests'" not in completed.stderr
     assert completed.returncode == 1, completed.stderr

@@ -15,7 +15,7 @@ from flip7_spec.protocol.process import ProcessEngine
 from flip7_spec.protocol.schema import message_errors
 from flip7_spec.registry import Role, definition_of
 from flip7_spec.rulesets import Ruleset, preset
-from flip7_spec.trace.compare import blame, first_difference
+from flip7_spec.trace.compare import blame, step_difference
 from flip7_spec.trace.record import trace_reshuffles
 from flip7_spec.trace.schema import json_path
 
@@ -93,7 +93,7 @@ def _preset_or_none(name: str) -> Ruleset | None:
 def run_scoring(engine: EngineAdapter, case: Case) -> CaseResult:
     """Send the hand and compare the score with the specification's."""
     found = engine.score(case.ruleset.to_json(), case.hand, case.busted)
-    if found == case.expected:
+    if step_difference(case.expected, found) is None:  # exact: 72.0 and true are not 72 and 1
         return CaseResult(case.id, "scoring", PASS, label=case.label)
     hand = " ".join(case.hand) + (" (busted)" if case.busted else "")
     return CaseResult(case.id, "scoring", FAIL, f"score of {hand}", where="$.score", expected=case.expected,
@@ -184,9 +184,9 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool) -> list[CaseResult
         if at_round_end:
             expected, found = totals_only(expected), totals_only(found)
         observations = _observations(expected_all[position], observed, at_round_end)
-        difference = first_difference(strip_options(expected), strip_options(found))
+        difference = step_difference(strip_options(expected), strip_options(found))
         if difference is None and legal and legal_problem is None:
-            options_difference = first_difference(expected, found)
+            options_difference = step_difference(expected, found)
             if options_difference is not None:
                 legal_problem = _failure(case, "legal", trace, step, step_index, prefix, options_difference,
                                          expected, position)

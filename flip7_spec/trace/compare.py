@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -44,9 +45,10 @@ def first_difference(expected: Any, found: Any, path: tuple[str | int, ...] = ()
     """The first place where ``found`` differs from ``expected``, or None when they are equal.
 
     Objects are walked in reading order (observation fields first, then by name), arrays by index; a
-    missing or extra key or element is a difference at that key or index. ``1`` and ``true`` differ.
+    missing or extra key or element is a difference at that key or index. JSON types are compared exactly:
+    ``1``, ``1.0`` and ``true`` all differ.
     """
-    if type(expected) is not type(found) and not (_is_number(expected) and _is_number(found)):
+    if type(expected) is not type(found):
         return Difference(path, _absent(expected), _absent(found))
     if isinstance(expected, dict):
         for key in _key_order({**expected, **found}):
@@ -67,8 +69,19 @@ def first_difference(expected: Any, found: Any, path: tuple[str | int, ...] = ()
     return None
 
 
-def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
+def step_difference(expected: Any, found: Any) -> Difference | None:
+    """The difference a step's comparison reports: None only when ``found`` is exactly ``expected`` as JSON.
+
+    Equal values are recognised at C speed (their canonical JSON texts agree); values whose texts differ
+    always give a difference, at the root when :func:`first_difference` could locate none.
+    """
+    if _canonical(expected) == _canonical(found):
+        return None
+    return first_difference(expected, found) or Difference((), expected, found)
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=repr)
 
 
 def _absent(value: Any) -> Any:

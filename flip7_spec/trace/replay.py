@@ -13,7 +13,6 @@ after steps), ``events``, ``scores`` (round scores, as a score counter logs them
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,7 +26,7 @@ from flip7_spec.play import _ruleset_deck_check, make_game
 from flip7_spec.registry import Role, definition_of
 from flip7_spec.rulesets import Ruleset, ruleset_from_json
 from flip7_spec.trace import FORMAT_NAME, FORMAT_VERSION
-from flip7_spec.trace.compare import blame, first_difference
+from flip7_spec.trace.compare import blame, step_difference
 from flip7_spec.trace.quickcheck import plausible_step
 from flip7_spec.trace.record import footer as reference_footer
 from flip7_spec.trace.schema import json_path, schema_errors, step_errors
@@ -175,11 +174,6 @@ def _step_problems(steps: list[Any]) -> list[str]:
     return []
 
 
-def _same(expected: Any, found: Any) -> bool:
-    """Exactly the same JSON value (``true`` is not ``1``), compared at C speed."""
-    return bool(json.dumps(expected, sort_keys=True) == json.dumps(found, sort_keys=True))
-
-
 def _in_game_terms(divergence: Divergence, trace: dict[str, Any]) -> Divergence:
     """The divergence with its clause named as the trace's game names it (a role becomes the game's clause)."""
     if not isinstance(divergence.clause, Role):
@@ -203,7 +197,7 @@ def _check_outcome(recorded: dict[str, Any], events: list[Event], game: Game, st
             {k: v for k, v in e.items() if k != "clause" or "clause" in f}
             for e, f in zip(events_json, found_events, strict=False)
         ] + events_json[len(found_events):]
-        difference = None if _same(comparable, found_events) else first_difference(comparable, found_events)
+        difference = step_difference(comparable, found_events)
         if difference is not None:
             index = difference.path[0] if difference.path else 0
             clause = events_json[index]["clause"] if isinstance(index, int) and index < len(events_json) else (
@@ -212,15 +206,13 @@ def _check_outcome(recorded: dict[str, Any], events: list[Event], game: Game, st
                                        difference.found, clause, "events differ", decision))
     if "scores" in recorded:
         expected_scores = [list(e.get("scores")) for e in events if e.kind == "round_end"]
-        difference = first_difference(expected_scores, recorded["scores"])
+        difference = step_difference(expected_scores, recorded["scores"])
         if difference is not None:
             raise _Diverged(Divergence(step, difference.where([*prefix, "scores"]), difference.expected,
                                        difference.found, Role.SCORE, "round scores differ", decision))
     if "observation" in recorded:
         expected = game.observation()
-        if _same(expected, recorded["observation"]):
-            return
-        difference = first_difference(expected, recorded["observation"])
+        difference = step_difference(expected, recorded["observation"])
         if difference is not None:
             clause = blame(difference.path, events_json, Role.HIT_STAY, definition_of(game.ruleset), expected)
             raise _Diverged(Divergence(step, difference.where([*prefix, "observation"]), difference.expected,
@@ -296,7 +288,7 @@ def _replay(trace: dict[str, Any], result: ReplayResult, deck_problem: list[str]
         expected = reference_footer(game)
         found = trace["footer"]
         comparable = {k: v for k, v in expected.items() if k in found}
-        difference = first_difference(comparable, found)
+        difference = step_difference(comparable, found)
         if difference is not None:
             clause = Role.WINNER if difference.path[:1] == ("winners",) else Role.SCORE
             raise _Diverged(Divergence("footer", difference.where(["footer"]), difference.expected,
