@@ -8,6 +8,7 @@ is an edge to ``a.b.c`` when that is a module, else to ``a.b``), not to the pack
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "flip7_spec"
@@ -139,3 +140,19 @@ def test_a_game_package_imports_no_other_game() -> None:
 
 def test_cycle_detection_finds_a_cycle() -> None:
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_the_core_prover_names_no_game() -> None:
+    # flip7_spec.symbolic is the game-neutral prover: each game's model, theorems and misreadings live in its
+    # own package, so no game's name, title, preset or clause id appears in the prover's source
+    from flip7_spec.registry import game_definition, game_names
+
+    sources = {path.name: path.read_text(encoding="utf-8") for path in (PACKAGE / "symbolic").glob("*.py")}
+    assert "theorems.py" in sources and "misreadings.py" in sources
+    for name in game_names():
+        definition = game_definition(name)
+        words = {name, definition.title, *(preset for preset, _ in definition.presets),
+                 *(clause.id for clause in definition.clauses)}
+        for file, text in sources.items():
+            named = sorted(w for w in words if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text))
+            assert not named, f"flip7_spec/symbolic/{file} names the game {name}: {named}"

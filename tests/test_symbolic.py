@@ -19,33 +19,30 @@ import z3  # type: ignore[import-untyped, unused-ignore]
 from flip7_spec.cards import Card, Kind, card, cards
 from flip7_spec.clauses import CLAUSES
 from flip7_spec.errors import CardError, RulesetError
-from flip7_spec.play import check_hand, round_score, score
-from flip7_spec.rulesets import Ruleset, load_ruleset, preset, ruleset_from_json
-from flip7_spec.symbolic.misreadings import (
-    FLIP7_MISREADINGS,
-    Misreading,
-    distinguishing_cases,
-    search_cases,
-)
-from flip7_spec.symbolic.model import (
+from flip7_spec.games.flip7.symbolic.misreadings import FLIP7_MISREADINGS, Flip7Misreading
+from flip7_spec.games.flip7.symbolic.model import (
     Agreement,
     Point,
-    Scorer,
-    SymbolicError,
     SymbolicHand,
     compile_exprs,
     domain_of,
     score_function,
 )
+from flip7_spec.games.flip7.symbolic.theorems import (
+    Flip7Theorems,
+    check_against_scorer,
+    prove_on_model,
+)
+from flip7_spec.play import check_hand, round_score, score
+from flip7_spec.rulesets import Ruleset, load_ruleset, preset, ruleset_from_json
+from flip7_spec.symbolic.misreadings import distinguishing_cases, search_cases
+from flip7_spec.symbolic.terms import Scorer, SymbolicError
 from flip7_spec.symbolic.theorems import (
     COUNTEREXAMPLE,
     PROVED,
-    Flip7Theorems,
     NoTheorems,
     ProofReport,
-    check_against_scorer,
     prove,
-    prove_on_model,
     theorem_set,
 )
 
@@ -97,7 +94,7 @@ def by_id(report: ProofReport) -> dict[str, int | None]:
     return {r.id: r.value for r in report.results}
 
 
-def misreading(misreading_id: str) -> Misreading:
+def misreading(misreading_id: str) -> Flip7Misreading:
     """The misreading with this id."""
     return next(m for m in FLIP7_MISREADINGS if m.id == misreading_id)
 
@@ -215,7 +212,7 @@ def test_a_broken_scorer_fails_a_theorem_with_a_counterexample(scorer: Scorer) -
 @pytest.mark.clause("F7-MOD-X2", "F7-MOD-ADD", "F7-MOD-ONLY", "F7-FLIP7-ZERO", "F7-FREEZE", "F7-SCORE-BUST",
                     "F7-MOD-NO-BUST", "F7-TWO-DECKS-EFFECTS")
 @pytest.mark.parametrize("wrong", FLIP7_MISREADINGS, ids=lambda m: m.id)
-def test_every_misreading_breaks_a_theorem(wrong: Misreading) -> None:
+def test_every_misreading_breaks_a_theorem(wrong: Flip7Misreading) -> None:
     report = Flip7Theorems(SMALL).prove(wrong.score, budget=5_000)
     broken = [r.id for r in report.results if r.id.startswith("T-") and r.status == COUNTEREXAMPLE]
     assert broken, [(r.id, r.status) for r in report.results]

@@ -47,7 +47,7 @@ from flip7_spec.games.vengeance.symbolic.theorems import (
 from flip7_spec.play import check_hand, round_score, score
 from flip7_spec.rulesets import Ruleset, preset, ruleset_from_json
 from flip7_spec.symbolic.misreadings import distinguishing_cases, misreadings_for, search_cases
-from flip7_spec.symbolic.model import SymbolicError
+from flip7_spec.symbolic.terms import SymbolicError
 from flip7_spec.symbolic.theorems import COUNTEREXAMPLE, PROVED, theorem_set
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -528,7 +528,7 @@ def test_misreading_terms_match_their_python_rules(name: str) -> None:
     domain = domain_of(ruleset, players)
     hand = VengeanceHand(domain, z3.Context())
     wrongs = vengeance_misreadings(ruleset)
-    terms = compile_terms(hand.inputs(), [hand.score, *(m.term(hand) for m in wrongs)])
+    terms = compile_terms(hand.inputs(), [hand.score, *(m.symbolic(hand) for m in wrongs)])
     points = list(domain.points())
     for point in points[:: 1 if name == "small" else 5]:
         hand_cards = domain.cards(point)
@@ -637,7 +637,7 @@ def test_cases_are_smallest() -> None:
     hand = VengeanceHand(domain, z3.Context())
     cases = cached_cases("vengeance-basic")
     wrongs = [misreading(BASIC, c.id) for c in cases]
-    terms = compile_terms(hand.inputs(), [hand.score, *(w.term(hand) for w in wrongs)])
+    terms = compile_terms(hand.inputs(), [hand.score, *(w.symbolic(hand) for w in wrongs)])
     sizes = [len(c.cards) for c in cases]
     for point in domain.points(max(sizes) - 1):
         values = terms(*hand.values(point))
@@ -647,7 +647,7 @@ def test_cases_are_smallest() -> None:
     domain = domain_of(V)
     hand = VengeanceHand(domain, z3.Context())
     small = [c for c in cached_cases("vengeance") if len(c.cards) <= 4]
-    terms = compile_terms(hand.inputs(), [hand.score, *(misreading(V, c.id).term(hand) for c in small)])
+    terms = compile_terms(hand.inputs(), [hand.score, *(misreading(V, c.id).symbolic(hand) for c in small)])
     for point in domain.points(3):
         values = terms(*hand.values(point))
         for case, wrong_score in zip(small, values[1:], strict=True):
@@ -701,8 +701,10 @@ def test_conformance_sends_the_cases_as_scoring_cases() -> None:
 def test_theorem_sets_and_misreadings_are_registered_per_game() -> None:
     assert isinstance(theorem_set(V), VengeanceTheorems)
     assert all(isinstance(m, VengeanceMisreading) for m in misreadings_for(BASIC))
-    with pytest.raises(SymbolicError):
-        misreadings_for(V)[0].symbolic(None)  # type: ignore[arg-type]
+    # a misreading's z3 term is its reading's term over the Vengeance model (z3 shares equal terms)
+    hand = VengeanceHand(domain_of(V), z3.Context())
+    for wrong in vengeance_misreadings(V):
+        assert wrong.symbolic(hand).eq(reading_term(hand, wrong.reading)), wrong.id
 
 
 @pytest.mark.clause("V-HALVE-WHOLE-TOTAL", "V-BRUTAL-MOD-BUSTED", "V-BRUTAL-MOD-BUSTED-NO-EFFECT", "V-BASIC")

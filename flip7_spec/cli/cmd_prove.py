@@ -58,7 +58,7 @@ def command(ruleset: Ruleset, timeout_ms: int, as_json: bool) -> None:
     """
     # z3 is loaded only when this command runs
     from flip7_spec.symbolic.misreadings import search_cases
-    from flip7_spec.symbolic.model import SymbolicError
+    from flip7_spec.symbolic.terms import SymbolicError
     from flip7_spec.symbolic.theorems import theorem_set
 
     try:

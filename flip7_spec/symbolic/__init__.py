@@ -1,15 +1,17 @@
-"""z3 models of round scoring, theorems proved about them, and hands that expose misreadings.
+"""The z3 prover of round scoring: theorems proved of each game's scoring model, and hands that expose
+misreadings. Each game brings its model, theorems and misreadings as a plug-in (:mod:`.plugin`); this
+package names no game.
 
 The core specification never imports this package, and importing the package itself does not load z3: the
 names below are loaded from their modules on first use.
 
 * :func:`prove` (:mod:`flip7_spec.symbolic.theorems`) proves the theorems of a ruleset's game with z3 and
-  checks them against a scorer (default :func:`flip7_spec.scoring.round_score`);
+  checks them against a scorer (default :func:`flip7_spec.play.round_score`);
 * :func:`distinguishing_cases` (:mod:`flip7_spec.symbolic.misreadings`) gives, for each plausible
   misreading of the scoring rules, a hand with the fewest cards on which it scores differently from the
   specification;
-* :class:`SymbolicHand` and :func:`domain_of` (:mod:`flip7_spec.symbolic.model`) are the z3 model itself
-  and its domain of hands.
+* :class:`SymbolicError` (:mod:`flip7_spec.symbolic.terms`) is raised for a ruleset or hand a model cannot
+  represent, and for a solver that gave no answer in time.
 """
 
 from __future__ import annotations
@@ -29,9 +31,7 @@ _EXPORTS: Final = {
     "ScoringCase": "misreadings",
     "distinguishing_cases": "misreadings",
     "search_cases": "misreadings",
-    "SymbolicError": "model",
-    "SymbolicHand": "model",
-    "domain_of": "model",
+    "SymbolicError": "terms",
 }
 
 

@@ -25,7 +25,7 @@ class SymbolicGame:
     """
 
     theorems: Callable[[Any, int | None], TheoremSet]
-    misreadings: Callable[[Any], Sequence[Misreading]]
+    misreadings: Callable[[Any], Sequence[Misreading[Any]]]
     search_cases: Callable[[Any, int | None, int], list[CaseSearch]]
 
 

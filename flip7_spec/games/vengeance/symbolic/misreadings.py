@@ -19,7 +19,7 @@ negative, is halved; a floor misreading under the other floor option; two /2 car
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
@@ -29,8 +29,8 @@ from flip7_spec.cards import Card, Kind, Special
 from flip7_spec.games.vengeance.ruleset import VengeanceRuleset
 from flip7_spec.games.vengeance.symbolic.model import FLIP7_VALUES, VengeanceHand, domain_of
 from flip7_spec.symbolic import DEFAULT_TIMEOUT_MS
-from flip7_spec.symbolic.misreadings import CaseSearch, Misreading, ScoringCase, smallest_case
-from flip7_spec.symbolic.model import Expr, Scorer, SymbolicError, SymbolicHand, total
+from flip7_spec.symbolic.misreadings import CaseSearch, Misreading, smallest_case
+from flip7_spec.symbolic.terms import Expr, Scorer, total
 
 THIRTEEN: Final = 13
 
@@ -106,12 +106,11 @@ def ruleset_reading(ruleset: VengeanceRuleset) -> Reading:
 
 
 @dataclass(frozen=True)
-class VengeanceMisreading(Misreading):
+class VengeanceMisreading(Misreading[VengeanceHand]):
     """A wrong Vengeance scoring rule: ``reading`` gives both its Python scorer (``score``) and its z3 term
-    over the Vengeance model (``term``). The base-game term ``symbolic`` does not apply to it."""
+    over the Vengeance model (``symbolic``)."""
 
     reading: Reading
-    term: Callable[[VengeanceHand], Expr]
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -260,18 +259,12 @@ def reading_term(h: VengeanceHand, reading: Reading) -> Expr:
 # ---------------------------------------------------------------------------------------------------------
 
 
-def _no_base_game_term(hand: SymbolicHand) -> Expr:
-    """A Vengeance misreading has no term over the base-game model: use :attr:`VengeanceMisreading.term`."""
-    raise SymbolicError("a Vengeance misreading is a term over the Vengeance model "
-                        "(VengeanceMisreading.term), not over the base-game model")
-
-
 def _misreading(mid: str, text: str, clause: str, source: str, reading: Reading) -> VengeanceMisreading:
     def term(h: VengeanceHand) -> Expr:
         return reading_term(h, reading)
 
     scorer = reading_scorer(reading)
-    return VengeanceMisreading(mid, text, clause, source, scorer, _no_base_game_term, reading, term)
+    return VengeanceMisreading(mid, text, clause, source, scorer, term, reading)
 
 
 def vengeance_misreadings(ruleset: VengeanceRuleset) -> list[VengeanceMisreading]:
@@ -361,28 +354,16 @@ def _search(ruleset: VengeanceRuleset, players: int | None, misreading: Vengeanc
     def new_hand(ctx: Any) -> VengeanceHand:
         return VengeanceHand(domain_of(ruleset, players), ctx, "H")
 
-    return smallest_case(ruleset, players, misreading, rivals, timeout_ms, new_hand, lambda m, h: m.term(h))
+    return smallest_case(ruleset, players, misreading, rivals, timeout_ms, new_hand)
 
 
 def search_vengeance_cases(ruleset: VengeanceRuleset, players: int | None = None,
                            timeout_ms: int = DEFAULT_TIMEOUT_MS) -> list[CaseSearch]:
-    """Search a distinguishing hand for every Vengeance misreading (see :func:`vengeance_cases`).
+    """Search a distinguishing hand for every Vengeance misreading, over the Vengeance model (what
+    :func:`flip7_spec.symbolic.misreadings.distinguishing_cases` gives for a Vengeance ruleset).
 
-    Raises :class:`SymbolicError` for a ruleset the model cannot represent or a search z3 could not finish in
-    ``timeout_ms``.
+    Raises :class:`~flip7_spec.symbolic.terms.SymbolicError` for a ruleset the model cannot represent or a
+    search z3 could not finish in ``timeout_ms``.
     """
     rivals = vengeance_misreadings(ruleset)
     return [_search(ruleset, players, m, rivals, timeout_ms) for m in rivals]
-
-
-def vengeance_cases(ruleset: VengeanceRuleset, players: int | None = None,
-                    timeout_ms: int = DEFAULT_TIMEOUT_MS) -> list[ScoringCase]:
-    """For each Vengeance misreading that some hand of ``ruleset`` can expose, a hand with the fewest cards on
-    which the misreading's score differs from the specification's.
-
-    ``players`` sets how many decks are in play (``None``: one deck). Each case's ``expected`` comes from
-    :func:`flip7_spec.scoring.round_score` and is checked against the z3 model; misreadings that no hand
-    exposes are left out. :func:`flip7_spec.symbolic.misreadings.distinguishing_cases` gives the same for a
-    Vengeance ruleset.
-    """
-    return [s.case for s in search_vengeance_cases(ruleset, players, timeout_ms) if s.case is not None]

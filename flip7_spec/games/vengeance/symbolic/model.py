@@ -1,5 +1,5 @@
 """A z3 model of Flip 7: With a Vengeance round scoring, written from the rules (RULES.md B.1#5, #9-11,
-#19-20, B.2#1-#4, #14, C.3 and E), not from :mod:`flip7_spec.vengeance.scoring`.
+#19-20, B.2#1-#4, #14, C.3 and E), not from :mod:`flip7_spec.games.vengeance.scoring`.
 
 The model describes one player's cards when a round ends:
 
@@ -45,7 +45,7 @@ import z3  # type: ignore[import-untyped, unused-ignore]
 from flip7_spec.cards import Card, Kind, Special, card
 from flip7_spec.errors import CardError
 from flip7_spec.games.vengeance.ruleset import VengeanceRuleset
-from flip7_spec.symbolic.model import (
+from flip7_spec.symbolic.terms import (
     COMMON_TEMPLATES,
     Expr,
     Scorer,

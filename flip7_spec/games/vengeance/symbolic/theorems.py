@@ -42,7 +42,7 @@ from flip7_spec.games.vengeance.symbolic.model import (
 )
 from flip7_spec.play import round_score
 from flip7_spec.symbolic import DEFAULT_TIMEOUT_MS
-from flip7_spec.symbolic.model import Expr, Scorer, SymbolicError, total
+from flip7_spec.symbolic.terms import Expr, Scorer, SymbolicError, total
 from flip7_spec.symbolic.theorems import (
     CHECK_BUDGET,
     COUNTEREXAMPLE,
@@ -581,12 +581,3 @@ def _agreement_result(agreement: Agreement, name: str) -> TheoremResult:
                          f"differs at {len(agreement.differences)} hands; the model scores this hand "
                          f"{modelled}",
                          method="enumeration")
-
-
-def prove(ruleset: VengeanceRuleset, scorer: Scorer | None = round_score, timeout_ms: int = DEFAULT_TIMEOUT_MS,
-          players: int | None = None) -> ProofReport:
-    """Prove every Vengeance theorem of ``ruleset`` and check each against ``scorer``.
-
-    Raises :class:`SymbolicError` for a ruleset the model cannot represent.
-    """
-    return VengeanceTheorems(ruleset, players).prove(scorer, timeout_ms)
