@@ -424,6 +424,13 @@ class Game:
         if self._events is not None:
             self._emit("round_start", self.CLAUSES.deal, None, None, (("round", self.round), ("dealer", self.dealer)))
 
+    def _winners_at_target(self, leaders: list[int]) -> list[int] | None:
+        """Who wins when the highest total, held by ``leaders``, has reached the target: the one leader, or
+        every tied one under ``tie_at_target = shared_win``; None means another round (a tie)."""
+        if len(leaders) == 1 or self.ruleset.tie_at_target == "shared_win":
+            return leaders
+        return None
+
     def _last_round(self) -> bool:
         limit = self.ruleset.round_limit
         return bool(limit) and self.round >= limit
@@ -458,8 +465,9 @@ class Game:
         top = max(self.totals)
         if top >= ruleset.target_score:
             leaders = [seat for seat, total in enumerate(self.totals) if total == top]
-            if len(leaders) == 1 or ruleset.tie_at_target == "shared_win":
-                self._end_game(leaders, clauses.winner)
+            winners = self._winners_at_target(leaders)
+            if winners is not None:
+                self._end_game(winners, clauses.winner)
                 return
             if not self._last_round():
                 self._emit("tie", clauses.tie, None, None, (("leaders", leaders),))

@@ -1,7 +1,8 @@
 """Diagnosis by counterfactual: which declared reading of the rules the engine behaves as if it played.
 
 At a divergence, the reference is run again on the same deck, dealer, reshuffle orders and decisions under
-each alternative value of each option of the ruleset's game; a reading that reproduces every observation the
+each alternative value of each option of the ruleset's game, and under each known misreading of the game's
+catalogue (:mod:`flip7_spec.misreadings`); a reading that reproduces every observation the
 engine gave, up to and including the divergent one, explains the divergence. Nothing here matches symptoms:
 a reading is named only when the reference, playing it, does exactly what the engine did.
 """
@@ -10,12 +11,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from flip7_spec.cards import cards
 from flip7_spec.clauses import CLAUSES
 from flip7_spec.errors import ChanceError, Flip7Error
+from flip7_spec.misreadings import catalogue, option_deviation
 from flip7_spec.play import new_game
 from flip7_spec.rulesets import Ruleset
 
@@ -25,41 +27,75 @@ Projection = Callable[[int, Any], Any]
 
 @dataclass(frozen=True, slots=True)
 class Diagnosis:
-    """A reading the engine's behaviour matches: the option value, its clause, that clause's confidence."""
+    """A reading the engine's behaviour matches: an option value or a catalogue misreading, its clause and
+    that clause's confidence; ``ruleset`` is the case's ruleset with this reading added (what the reference
+    plays to follow the engine further)."""
 
-    option: str
-    value: Any
+    reading: str
     clause: str
     confidence: str
+    description: str = ""
+    option: str | None = None
+    value: Any = None
+    ruleset: Ruleset | None = field(default=None, compare=False, repr=False)
 
     @property
-    def reading(self) -> str:
-        return f"{self.option}={json.dumps(self.value)}"
+    def is_misreading(self) -> bool:
+        return self.option is None
 
     def describe(self) -> str:
         """One line for people: the engine behaves as if <reading> [clause, confidence]."""
+        if self.is_misreading:
+            return f"the engine behaves as if {self.description} (misreading {self.reading}) " \
+                   f"[{self.clause}, {self.confidence}]"
         return f"the engine behaves as if {self.reading} [{self.clause}, {self.confidence}]"
 
     def to_json(self) -> dict[str, Any]:
-        return {"option": self.option, "value": self.value, "reading": self.reading, "clause": self.clause,
-                "confidence": self.confidence, "text": self.describe()}
+        out: dict[str, Any] = {"reading": self.reading, "clause": self.clause, "confidence": self.confidence,
+                               "text": self.describe()}
+        if self.is_misreading:
+            out["misreading"] = self.reading
+            out["description"] = self.description
+        else:
+            out["option"] = self.option
+            out["value"] = self.value
+        return out
 
 
-def alternatives(ruleset: Ruleset) -> Iterator[tuple[str, Any, Ruleset]]:
-    """Every other allowed value of every option of ``ruleset``'s game with a finite set of values, with the
-    ruleset that reads it (values the ruleset refuses in combination are left out)."""
+def _confidence(clause_id: str) -> str:
+    clause = CLAUSES.get(clause_id)
+    return clause.confidence if clause else "?"
+
+
+def alternatives(ruleset: Ruleset) -> Iterator[Diagnosis]:
+    """Every reading the engine could be playing instead of ``ruleset``: each other allowed value of each
+    option with a finite set of values (option by option, in the game's order), then each misreading of the
+    game's catalogue not already among the ruleset's deviations. Each comes with the ruleset that plays it
+    (the reading added to the deviations, so that an engine can still be sent the ruleset it declared)."""
+    played = ruleset.played()
     for name, option in ruleset.OPTIONS.items():
         values = option.values()
         if values is None:
             continue
-        current = getattr(ruleset, name)
+        current = getattr(played, name)
         for value in values:
             if type(value) is type(current) and value == current:
                 continue
+            reading = option_deviation(name, value)
             try:
-                yield name, value, ruleset.with_options(**{name: value})
+                variant = replace(ruleset, deviations=(*ruleset.deviations, reading))
+                variant.played()
             except Flip7Error:
-                continue
+                continue  # a value the ruleset refuses in combination
+            clause_id = ruleset.OPTIONS[name].clause_of(value)
+            yield Diagnosis(reading, clause_id, _confidence(clause_id), option=name, value=value, ruleset=variant)
+    taken = set(ruleset.misreadings())
+    for misreading in catalogue(ruleset.game).values():
+        if misreading.name in taken:
+            continue
+        variant = replace(ruleset, deviations=(*ruleset.deviations, misreading.name))
+        yield Diagnosis(misreading.name, misreading.clause, _confidence(misreading.clause),
+                        misreading.description, ruleset=variant)
 
 
 def _canonical(value: Any) -> str:
@@ -113,21 +149,37 @@ def diagnose_reshuffle(ruleset: Ruleset, header: dict[str, Any], reshuffles: Seq
                        decisions: Sequence[Any], found: Sequence[Any], project: Projection) -> Diagnosis | None:
     """For an engine that stopped on the reshuffle orders: the first alternative reading under which the
     reference shows the same observations and then needs a reshuffle the orders do not fit, too."""
-    for name, value, alternative in alternatives(ruleset):
-        if needs_other_reshuffle(alternative, header, reshuffles, decisions, found, project):
-            clause_id = ruleset.OPTIONS[name].clause_of(value)
-            clause = CLAUSES.get(clause_id)
-            return Diagnosis(name, value, clause_id, clause.confidence if clause else "?")
+    for diagnosis in alternatives(ruleset):
+        assert diagnosis.ruleset is not None
+        if needs_other_reshuffle(diagnosis.ruleset, header, reshuffles, decisions, found, project):
+            return diagnosis
     return None
 
 
 def diagnose(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Sequence[str]],
              decisions: Sequence[Any], found: Sequence[Any], upto: int, project: Projection) -> Diagnosis | None:
-    """The first alternative reading (option by option, in the game's order) under which the reference
-    reproduces the engine's observations through position ``upto``; None when no known reading does."""
-    for name, value, alternative in alternatives(ruleset):
-        if reproduces(alternative, header, reshuffles, decisions, found, upto, project):
-            clause_id = ruleset.OPTIONS[name].clause_of(value)
-            clause = CLAUSES.get(clause_id)
-            return Diagnosis(name, value, clause_id, clause.confidence if clause else "?")
+    """The first alternative reading (:func:`alternatives`) under which the reference reproduces the engine's
+    observations through position ``upto``; None when no known reading does."""
+    for diagnosis in alternatives(ruleset):
+        assert diagnosis.ruleset is not None
+        if reproduces(diagnosis.ruleset, header, reshuffles, decisions, found, upto, project):
+            return diagnosis
     return None
+
+
+def reference_observations(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Sequence[str]],
+                           decisions: Sequence[Any], count: int) -> list[Any]:
+    """The reference's observations under ``ruleset`` (deviations included) at the first ``count`` positions
+    of the trace (the start, then after each decision); fewer when the reference cannot go on (a decision
+    it does not allow, or a reshuffle the trace does not hold)."""
+    out: list[Any] = []
+    try:
+        game, _ = new_game(ruleset, header["players"], list(header["deck"]), dealer=header["dealer"],
+                           reshuffles=[cards(list(order)) for order in reshuffles], record=False)
+        out.append(game.observation())
+        for choice in decisions[:max(0, count - 1)]:
+            game.apply(choice)
+            out.append(game.observation())
+    except (Flip7Error, IndexError, KeyError, TypeError):
+        pass
+    return out

@@ -9,7 +9,13 @@ from typing import Any
 
 from flip7_spec.conformance import ERRORED, FAIL, PASS, SKIPPED
 from flip7_spec.conformance.cases import Case
-from flip7_spec.conformance.diagnosis import Diagnosis, diagnose, diagnose_reshuffle, is_reshuffle_problem
+from flip7_spec.conformance.diagnosis import (
+    Diagnosis,
+    diagnose,
+    diagnose_reshuffle,
+    is_reshuffle_problem,
+    reference_observations,
+)
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure, Skipped
 from flip7_spec.protocol.process import ProcessEngine
 from flip7_spec.protocol.schema import message_errors
@@ -92,7 +98,7 @@ def _preset_or_none(name: str) -> Ruleset | None:
 
 def run_scoring(engine: EngineAdapter, case: Case) -> CaseResult:
     """Send the hand and compare the score with the specification's."""
-    found = engine.score(case.ruleset.to_json(), case.hand, case.busted)
+    found = engine.score(case.ruleset.for_engine().to_json(), case.hand, case.busted)
     if found == case.expected:
         return CaseResult(case.id, "scoring", PASS, label=case.label)
     hand = " ".join(case.hand) + (" (busted)" if case.busted else "")
@@ -147,7 +153,7 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool) -> list[CaseResult
         if found_end is not None:
             round_end = found_end
             end = found_end + 1
-    ruleset_json = case.ruleset.to_json()
+    ruleset_json = case.ruleset.for_engine().to_json()  # the engine plays its own deviations
     expected_all = [trace.get("start", {}).get("observation")] + [s.get("observation") for s in steps[:end]]
     decisions = [{"player": s["decision"].get("player"), "kind": s["decision"].get("kind"),
                   "choice": s["decision"]["choice"]} for s in steps[:end]]
@@ -198,8 +204,13 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool) -> list[CaseResult
                                     raw=json.dumps(observed)[:2000])
             failure = _failure(case, case.level, trace, step, step_index, prefix, difference, expected, position)
             failure.extra.update(observations)
-            _explain(failure, diagnose(case.ruleset, header, reshuffles, [d["choice"] for d in decisions],
-                                       found_all, position, _projection(round_end)))
+            choices = [d["choice"] for d in decisions]
+            diagnosis = diagnose(case.ruleset, header, reshuffles, choices, found_all, position,
+                                 _projection(round_end))
+            _explain(failure, diagnosis)
+            if diagnosis is not None:
+                _follow(failure, diagnosis, header, reshuffles, choices, found_all, position, indices,
+                        _projection(round_end))
             return [failure]
     if stopped is not None:
         if legal_problem is None and is_reshuffle_problem(stopped):
@@ -280,6 +291,45 @@ def _explain(failure: CaseResult, diagnosis: Diagnosis | None) -> None:
     failure.extra["blame"] = "diagnosed"
     failure.clause = diagnosis.clause
     failure.message += f"; {diagnosis.describe()}"
+
+
+MAX_CAUSES = 4
+"""Causes one case reports at most: past each explained divergence the case goes on under that reading."""
+
+
+def _follow(failure: CaseResult, diagnosis: Diagnosis, header: dict[str, Any], reshuffles: list[list[str]],
+            choices: list[Any], found: list[Any], position: int, indices: list[int], project: Any) -> None:
+    """Past an explained divergence: replay the reference under the readings found so far and look for the
+    next independent divergence, diagnosing each, until the engine's observations run out, a divergence no
+    known reading explains, or :data:`MAX_CAUSES`. Records ``causes`` (each with its step) and
+    ``deviations`` (every reading found: the case's share of the engine's fingerprint) on ``failure``."""
+    def step_of(at: int) -> int | None:
+        return None if at == 0 else indices[at - 1]
+
+    causes = [{**diagnosis.to_json(), "step": step_of(position)}]
+    ruleset = diagnosis.ruleset
+    assert ruleset is not None
+    at = position
+    while len(causes) < MAX_CAUSES:
+        expected = reference_observations(ruleset, header, reshuffles, choices, len(found))
+        upto = min(len(expected), len(found))
+        nxt = next((k for k in range(at + 1, upto)
+                    if _canonical(project(k, expected[k])) != _canonical(project(k, found[k]))), None)
+        if nxt is None:
+            break
+        further = diagnose(ruleset, header, reshuffles, choices, found, nxt, project)
+        if further is None or further.ruleset is None:
+            difference = first_difference(strip_options(project(nxt, expected[nxt])),
+                                          strip_options(project(nxt, found[nxt])))
+            prefix: list[str | int] = ["start"] if nxt == 0 else ["steps", indices[nxt - 1]]
+            causes.append({"reading": None, "step": step_of(nxt),
+                           "where": json_path([*prefix, "observation", *(difference.path if difference else ())]),
+                           "text": "a further divergence that no known reading explains"})
+            break
+        causes.append({**further.to_json(), "step": step_of(nxt)})
+        ruleset, at = further.ruleset, nxt
+    failure.extra["causes"] = causes
+    failure.extra["deviations"] = list(ruleset.deviations)
 
 
 def run_case(engine: EngineAdapter, case: Case, hello: dict[str, Any]) -> list[CaseResult]:

@@ -1,0 +1,276 @@
+"""Flip 7's catalogue of known misreadings: each a small variant of the reference game (a mixin overriding one
+hook or one card's effect), with the clause it breaks.
+
+The diagnosis plays the reference under each of them to find the ones an engine's observations match; none is
+matched by its symptoms. They are written from the rules they misread, family by family.
+"""
+
+from __future__ import annotations
+
+from flip7_spec.cards import Card, Kind
+from flip7_spec.events import HIT, STAY, Decision, DecisionKind
+from flip7_spec.games.flip7.engine import FlipThree, Flip7Game, Replacement, Row
+from flip7_spec.machine import ACTIVE, BUSTED, FROZEN, STAYED
+from flip7_spec.machine_misreadings import (
+    DealerFixed,
+    DiscardBackEachRound,
+    ReshuffleEveryRound,
+    ReshuffleTakesTableCards,
+    TieToFirstSeat,
+    TurnsReversed,
+)
+from flip7_spec.misreadings import Misreading
+from flip7_spec.scoring import FLIP7_SIZE
+
+# ---- scoring: one hook each, so that several compose ----------------------------------------------------
+
+
+class _Rescored(Flip7Game):
+    """Round scores, shown and banked alike, from hooks that the scoring misreadings override one by one
+    (with no override it scores as the reference does)."""
+
+    def round_score(self, seat: int) -> int:
+        return self._scored(self.players[seat])
+
+    def _round_scores(self) -> list[int]:
+        return [self._scored(p) for p in self.players]
+
+    def _scored(self, player: Row) -> int:
+        if not self._banks(player):
+            return 0
+        numbers = sum(c.value for c in player.cards if c.kind is Kind.NUMBER)
+        multiplier = 1
+        adds = 0
+        for c in player.cards:
+            if c.kind is Kind.MULTIPLY:
+                multiplier *= c.value
+            elif c.kind is Kind.ADD:
+                adds += c.value
+        return self._combine(numbers, multiplier, adds) + self._bonus(player, multiplier)
+
+    def _banks(self, player: Row) -> bool:
+        return player.status is not BUSTED
+
+    def _combine(self, numbers: int, multiplier: int, adds: int) -> int:
+        return numbers * multiplier + adds
+
+    def _bonus(self, player: Row, multiplier: int) -> int:
+        return self.ruleset.flip7_bonus if self._made_flip7(player) else 0
+
+    def _made_flip7(self, player: Row) -> bool:
+        return len({c.value for c in player.cards if c.kind is Kind.NUMBER}) >= FLIP7_SIZE
+
+
+class BustBanksCards(_Rescored):
+    def _banks(self, player: Row) -> bool:
+        return True
+
+
+class FreezeBanksNothing(_Rescored):
+    def _banks(self, player: Row) -> bool:
+        return super()._banks(player) and player.status is not FROZEN
+
+
+class Flip7OthersBankNothing(_Rescored):
+    def _banks(self, player: Row) -> bool:
+        makers = [p for p in self.players if p.status is not BUSTED and self._made_flip7(p)]
+        return super()._banks(player) and (not makers or player in makers)
+
+
+class NoFlip7Bonus(_Rescored):
+    def _bonus(self, player: Row, multiplier: int) -> int:
+        return 0
+
+
+class X2DoublesAdds(_Rescored):
+    def _combine(self, numbers: int, multiplier: int, adds: int) -> int:
+        return (numbers + adds) * multiplier
+
+
+class X2DoublesBonus(_Rescored):
+    def _bonus(self, player: Row, multiplier: int) -> int:
+        return super()._bonus(player, multiplier) * multiplier
+
+
+class ZeroNotForFlip7(_Rescored):
+    """Seven different Numbers other than the 0 are needed for a Flip 7 (and its bonus)."""
+
+    def _made_flip7(self, player: Row) -> bool:
+        return len({c.value for c in player.cards if c.kind is Kind.NUMBER and c.value}) >= FLIP7_SIZE
+
+    def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
+        ending = self.ending
+        super()._receive(seat, drawn, flip3, via)
+        player = self.players[seat]
+        if self.ending and not ending and player.status is ACTIVE and not self._made_flip7(player):
+            self.ending = False  # the reference counted the 0 among the seven
+
+    def _flip7_seat(self) -> int | None:
+        return next((seat for seat, p in enumerate(self.players)
+                     if p.status is ACTIVE and self._made_flip7(p)), None)
+
+
+# ---- the turn: Stay, bust, Flip 7 ---------------------------------------------------------------------
+
+
+class StayWithNoCards(Flip7Game):
+    """A player with no card in front of them may Stay."""
+
+    def _forced(self, decision: Decision, because: str) -> None:
+        if because == "F7-STAY-NEEDS-CARD":
+            self._ask(Decision(decision.player, decision.kind, (HIT, STAY), decision.card))
+            return
+        super()._forced(decision, because)
+
+
+class BustDiscardsCards(Flip7Game):
+    """A player who busts discards their cards at once instead of leaving them in front of them."""
+
+    def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
+        player = self.players[seat]
+        before = player.status
+        super()._receive(seat, drawn, flip3, via)
+        if before is not BUSTED and player.status is BUSTED:
+            self.discard.extend(player.cards)
+            player.cards.clear()
+
+
+class Flip7EndsOwnTurn(Flip7Game):
+    """Seven different Numbers end only their maker's round (they stay, with the bonus); the others play on."""
+
+    def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
+        ending = self.ending
+        super()._receive(seat, drawn, flip3, via)
+        player = self.players[seat]
+        if self.ending and not ending and player.status is ACTIVE and len(player.values) >= FLIP7_SIZE:
+            self.ending = False
+            self._set_status(seat, STAYED)
+
+
+# ---- Second Chance --------------------------------------------------------------------------------------
+
+
+class SecondChanceKeptTwice(Flip7Game):
+    """A player who holds a Second Chance keeps a second one too (each saves them once)."""
+
+    def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
+        player = self.players[seat]
+        if drawn.kind is Kind.SECOND_CHANCE and player.has_chance:
+            player.cards.append(drawn)
+            return
+        super()._receive(seat, drawn, flip3, via)
+        if any(c.kind is Kind.SECOND_CHANCE for c in player.cards) and player.status is ACTIVE:
+            player.has_chance = True
+
+
+class SpareChanceDiscarded(Flip7Game):
+    """A second Second Chance is discarded instead of being given to another player."""
+
+    def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
+        if drawn.kind is Kind.SECOND_CHANCE and self.players[seat].has_chance:
+            self.in_play.append(drawn)
+            self._discard_in_play(drawn, "a second Second Chance", "F7-CHANCE-GIVE")
+            return
+        super()._receive(seat, drawn, flip3, via)
+
+
+class SecondChanceStays(Flip7Game):
+    """A used Second Chance stays in front of its player (spent); only the duplicate Number is discarded."""
+
+    def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
+        player = self.players[seat]
+        if drawn.kind is Kind.NUMBER and drawn.value in player.values and player.has_chance:
+            player.has_chance = False
+            self.discard.append(drawn)
+            self._emit("chance_used", "F7-CHANCE-USE", seat, drawn.text)
+            if via == "hit" and not self.ruleset.second_chance_ends_turn:
+                self.stack.append(Replacement(seat))
+            return
+        super()._receive(seat, drawn, flip3, via)
+
+
+# ---- Freeze and Flip Three ----------------------------------------------------------------------------
+
+
+class FreezeNotSelf(Flip7Game):
+    """A Freeze cannot target the player who revealed it while another player is active."""
+
+    def _ask(self, decision: Decision) -> None:
+        if decision.kind is DecisionKind.TARGET and decision.card == "FREEZE" and len(decision.options) > 1:
+            options = tuple(seat for seat in decision.options if seat != decision.player)
+            narrowed = Decision(decision.player, decision.kind, options, decision.card)
+            if len(options) == 1:
+                self._forced(narrowed, "F7-ACTION-ALONE")
+                return
+            decision = narrowed
+        super()._ask(decision)
+
+
+class FreezeCardDiscarded(Flip7Game):
+    """The Freeze card is discarded when it freezes its target, instead of staying in front of them."""
+
+    def _take_effect(self, action: Card, seat: int) -> None:
+        if action.kind is not Kind.FREEZE:
+            super()._take_effect(action, seat)
+            return
+        self._set_status(seat, FROZEN)
+        self._emit("freeze", "F7-FREEZE", seat, action.text)
+        self._discard_in_play(action, "its target is frozen", "F7-FREEZE")
+
+
+class Flip3ActionsAtOnce(Flip7Game):
+    """A Freeze or Flip Three revealed during a Flip Three takes effect at once instead of being set aside."""
+
+    def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
+        if flip3 is not None and drawn.kind in (Kind.FREEZE, Kind.FLIP_THREE):
+            flip3 = None
+        super()._receive(seat, drawn, flip3, via)
+
+
+def _entry(name: str, family: str, clause: str, description: str, mixin: type) -> Misreading:
+    return Misreading(name, "flip7", family, description, clause, mixin)
+
+
+MISREADINGS: tuple[Misreading, ...] = (
+    _entry("dealer_fixed", "dealer", "F7-DEALER-ROTATION", "the Dealer never changes", DealerFixed),
+    _entry("turns_to_the_right", "turn order", "F7-DEAL-ORDER",
+           "the deal and the turns go to the right of the Dealer", TurnsReversed),
+    _entry("stay_with_no_cards", "stay", "F7-STAY-NEEDS-CARD",
+           "a player with no card in front of them may Stay", StayWithNoCards),
+    _entry("bust_banks_cards", "bust", "F7-SCORE-BUST", "a busted player banks their cards instead of 0",
+           BustBanksCards),
+    _entry("bust_discards_cards", "bust", "F7-BUST-CARDS-STAY",
+           "a busted player's cards are discarded at once instead of staying in front of them", BustDiscardsCards),
+    _entry("flip7_ends_own_turn", "flip 7", "F7-FLIP7",
+           "seven different Numbers end only their maker's round; the others play on", Flip7EndsOwnTurn),
+    _entry("flip7_others_bank_nothing", "flip 7", "F7-FLIP7-OTHERS-BANK",
+           "when a player makes Flip 7 the others bank nothing", Flip7OthersBankNothing),
+    _entry("zero_not_for_flip7", "flip 7", "F7-FLIP7-ZERO",
+           "the 0 does not count toward the seven different Numbers", ZeroNotForFlip7),
+    _entry("no_flip7_bonus", "scoring", "F7-FLIP7-BONUS", "a Flip 7 earns no bonus", NoFlip7Bonus),
+    _entry("x2_doubles_adds", "scoring", "F7-MOD-X2", "x2 doubles the +N cards too", X2DoublesAdds),
+    _entry("x2_doubles_bonus", "scoring", "F7-MOD-X2", "x2 doubles the Flip 7 bonus too", X2DoublesBonus),
+    _entry("frozen_banks_nothing", "freeze", "F7-FREEZE", "a frozen player banks 0, as if busted",
+           FreezeBanksNothing),
+    _entry("freeze_not_self", "freeze", "F7-FREEZE-SELF",
+           "a Freeze cannot target its revealer while another player is active", FreezeNotSelf),
+    _entry("freeze_card_discarded", "freeze", "F7-FREEZE-KEEPS-CARDS",
+           "the Freeze card is discarded instead of staying with the frozen player", FreezeCardDiscarded),
+    _entry("second_chance_kept_twice", "second chance", "F7-CHANCE-GIVE",
+           "a player keeps a second Second Chance instead of giving it away", SecondChanceKeptTwice),
+    _entry("spare_chance_discarded", "second chance", "F7-CHANCE-GIVE",
+           "a second Second Chance is discarded instead of given to another player", SpareChanceDiscarded),
+    _entry("second_chance_stays", "second chance", "F7-CHANCE-USE",
+           "a used Second Chance stays in front of its player; only the duplicate is discarded", SecondChanceStays),
+    _entry("flip3_actions_at_once", "flip three", "F7-FLIP3-SETASIDE",
+           "a Freeze or Flip Three revealed in a Flip Three takes effect at once", Flip3ActionsAtOnce),
+    _entry("reshuffle_every_round", "reshuffle", "F7-DISCARD-PILE",
+           "the discard pile is reshuffled into the deck before every round", ReshuffleEveryRound),
+    _entry("discard_back_each_round", "reshuffle", "F7-DISCARD-PILE",
+           "the discard pile goes back under the deck, unshuffled, before every round", DiscardBackEachRound),
+    _entry("reshuffle_takes_table_cards", "reshuffle", "F7-RESHUFFLE-TABLE-STAYS",
+           "a reshuffle puts the cards in front of the players into the new deck too", ReshuffleTakesTableCards),
+    _entry("tie_to_first_seat", "game end", "F7-TIE",
+           "a tie for the highest total at the target goes to the lowest seat", TieToFirstSeat),
+)
+"""Flip 7's known misreadings, in the order the diagnosis tries them."""
