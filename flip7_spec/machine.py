@@ -254,6 +254,23 @@ class Game:
         """What ``seat`` would bank if the round ended now."""
         raise NotImplementedError
 
+    def score_hand(self, hand: Sequence[Card], busted: bool = False) -> int:
+        """The round score this game's rules give a player holding ``hand`` when a round ends (stayed, or
+        busted), as a one-player table would bank it; the game itself is left as it was."""
+        saved = self.players
+        row = self._new_row()
+        row.cards.extend(hand)
+        row.status = BUSTED if busted else self._status_at_end(hand)
+        self.players = [row]
+        try:
+            return self._round_scores()[0]
+        finally:
+            self.players = saved
+
+    def _status_at_end(self, hand: Sequence[Card]) -> Status:
+        """The status of a player who did not bust and ends a round holding ``hand`` (for :meth:`score_hand`)."""
+        return STAYED
+
     def observation(self) -> dict[str, Any]:
         """The canonical observation (see docs/trace-format.md): the same JSON value in every engine."""
         pending = self.pending

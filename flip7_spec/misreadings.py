@@ -15,9 +15,11 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from flip7_spec.errors import RulesetError
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,13 +49,13 @@ def register_misreadings(game: str, misreadings: Iterable[Misreading]) -> None:
         if misreading.name in catalogue:
             raise ValueError(f"misreading {misreading.name} is registered twice for {game}")
         catalogue[misreading.name] = misreading
-    game_class_for.cache_clear()
+    _composed.cache_clear()
 
 
 def unregister_misreadings(game: str) -> None:
     """Forget ``game``'s catalogue (for tests that register a game of their own)."""
     _CATALOGUES.pop(game, None)
-    game_class_for.cache_clear()
+    _composed.cache_clear()
 
 
 def catalogue(game: str) -> Mapping[str, Misreading]:
@@ -86,7 +88,8 @@ def split_deviation(text: str) -> tuple[str, Any] | None:
     try:
         return name, json.loads(value)
     except json.JSONDecodeError:
-        raise RulesetError(f"deviation {text!r}: the value after = must be JSON (e.g. reshuffle_moment=\"when_emptied\")") from None
+        raise RulesetError(f"deviation {text!r}: the value after = must be JSON "
+                           "(e.g. reshuffle_moment=\"when_emptied\")") from None
 
 
 def option_deviations(deviations: Sequence[str]) -> dict[str, Any]:
@@ -104,11 +107,16 @@ def misreading_names(deviations: Sequence[str]) -> tuple[str, ...]:
     return tuple(text for text in deviations if "=" not in text)
 
 
-@cache
-def game_class_for(base: type, game: str, names: tuple[str, ...]) -> type:
+def game_class_for(base: type[T], game: str, names: tuple[str, ...]) -> type[T]:
     """The reference class ``base`` with the mixins of misreadings ``names`` of ``game`` in front (the first
     named is the outermost). Built once per combination."""
     if not names:
         return base
+    return cast("type[T]", _composed(cast(object, base), game, names))
+
+
+@cache
+def _composed(base: object, game: str, names: tuple[str, ...]) -> type:
+    assert isinstance(base, type)
     mixins = tuple(misreading(game, name).mixin for name in names)
     return type(f"{base.__name__}As_{'_'.join(names)}", (*mixins, base), {})

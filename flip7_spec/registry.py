@@ -18,8 +18,8 @@ from flip7_spec.cards import Card
 from flip7_spec.clauses import Clause, register, unregister
 from flip7_spec.errors import RulesetError
 from flip7_spec.events import Choice, Decision, Status
-from flip7_spec.misreadings import Misreading, register_misreadings, unregister_misreadings
 from flip7_spec.machine import Game
+from flip7_spec.misreadings import Misreading, register_misreadings, unregister_misreadings
 from flip7_spec.rulesets import Ruleset, register_preset, unregister_presets
 from flip7_spec.scoring import Score
 

@@ -11,6 +11,7 @@ import click
 
 from flip7_spec.cli.common import EXIT_BAD_INPUT, EXIT_CHECK_FAILED, EXIT_INTERRUPTED, EXIT_OK, fail
 from flip7_spec.conformance import ERRORED, FAIL, SKIPPED
+from flip7_spec.conformance.fingerprint import cause_lines, fingerprint_lines, fingerprints, write_fingerprints
 from flip7_spec.conformance.progress import Progress
 from flip7_spec.conformance.report import (
     corpus_lines,
@@ -89,6 +90,10 @@ def _rulesets(names: tuple[str, ...]) -> list[Ruleset] | None:
 @click.option("--junit-xml", type=click.Path(dir_okay=False, path_type=Path), help="write a JUnit XML report")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False, path_type=Path),
               help="write an HTML report: one self-contained file with each failure's table, both sides")
+@click.option("--fingerprint", "fingerprint_path", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+              help="write the engine's fingerprint (the preset plus the readings that explain its failures) as a "
+                   "ruleset file (.json or .toml); `conform --ruleset FILE` then runs against a reference that "
+                   "deviates the same way")
 @click.option("--smoke", is_flag=True, help="only the handshake and one whole short game (is the adapter right?)")
 @click.option("--no-cache", is_flag=True,
               help="search the scoring hands with z3 again instead of reading the shipped or cached results")
@@ -100,7 +105,8 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
             player_counts: tuple[int, ...], fixtures: Path | None, no_fixtures: bool, no_scoring: bool,
             traces: tuple[Path, ...], levels: tuple[str, ...], timeout: float, workers: int,
             save_failures: Path | None, json_path: Path | None, junit_xml: Path | None, smoke: bool,
-            html_path: Path | None, no_cache: bool, verbose: bool, quiet: bool, progress: bool | None) -> None:
+            html_path: Path | None, fingerprint_path: Path | None, no_cache: bool, verbose: bool, quiet: bool,
+            progress: bool | None) -> None:
     """Run the conformance corpus against an engine and report where it breaks the rules.
 
     The corpus: scoring cases (official examples and hands z3 found to catch known misreadings), the
@@ -119,6 +125,9 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
     if (command is None) == (python is None):
         raise click.UsageError("give exactly one of --engine CMD or --python MODULE:ATTR")
     spec = EngineSpec(command=command, python=python, timeout=timeout)
+    if fingerprint_path is not None and fingerprint_path.suffix.lower() not in (".json", ".toml"):
+        raise click.BadParameter(f"{fingerprint_path}: a fingerprint is a ruleset file: give a .json or .toml name",
+                                 param_hint="--fingerprint")
     if smoke:
         raise click.exceptions.Exit(_smoke(spec))
     fixtures_dir = None if no_fixtures or traces else (fixtures or shipped_fixtures_dir())
@@ -171,14 +180,22 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
     shown_from = None if fixtures_dir is None else ("flip7-spec's shipped fixtures" if fixtures is None
                                                    else str(fixtures))
     summary = summary_lines(collected, spec.name, elapsed, decisions, handshake_seconds)
-    for line in [*summary, *corpus_lines(collected, shown_from), *skip_lines(collected)]:
+    for line in [*summary, *corpus_lines(collected, shown_from), *skip_lines(collected), *cause_lines(collected),
+                 *fingerprint_lines(collected)]:
         click.echo(line)
     if not interrupted:
         for line in empty_part_warnings(collected, asked):
             click.echo(line, err=True)
     meta = {"engine": spec.name, "hello": hello, "seed": seed, "games": games, "interrupted": interrupted,
             "seconds": round(elapsed, 3), "decisions": decisions,
-            "engine_seconds": round(engine_seconds(collected, handshake_seconds), 3)}
+            "engine_seconds": round(engine_seconds(collected, handshake_seconds), 3),
+            "fingerprint": {base: list(r.deviations) for base, r in fingerprints(collected).items()}}
+    if fingerprint_path is not None:
+        try:
+            for written in write_fingerprints(fingerprint_path, collected):
+                click.echo(f"fingerprint written to {written}")
+        except OSError as error:
+            fail(f"{fingerprint_path}: cannot write the fingerprint: {error.strerror or error}")
     if json_path is not None:
         write_json(json_path, collected, meta)
     if junit_xml is not None:

@@ -10,7 +10,7 @@ a reading is named only when the reference, playing it, does exactly what the en
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -18,7 +18,7 @@ from flip7_spec.cards import cards
 from flip7_spec.clauses import CLAUSES
 from flip7_spec.errors import ChanceError, Flip7Error
 from flip7_spec.misreadings import catalogue, option_deviation
-from flip7_spec.play import new_game
+from flip7_spec.play import make_game, new_game
 from flip7_spec.rulesets import Ruleset
 
 Projection = Callable[[int, Any], Any]
@@ -38,6 +38,8 @@ class Diagnosis:
     option: str | None = None
     value: Any = None
     ruleset: Ruleset | None = field(default=None, compare=False, repr=False)
+    also: tuple[str, ...] = ()
+    """Other readings that reproduce the engine here just as well (the case cannot tell them apart)."""
 
     @property
     def is_misreading(self) -> bool:
@@ -46,9 +48,13 @@ class Diagnosis:
     def describe(self) -> str:
         """One line for people: the engine behaves as if <reading> [clause, confidence]."""
         if self.is_misreading:
-            return f"the engine behaves as if {self.description} (misreading {self.reading}) " \
+            text = f"the engine behaves as if {self.description} (misreading {self.reading}) " \
                    f"[{self.clause}, {self.confidence}]"
-        return f"the engine behaves as if {self.reading} [{self.clause}, {self.confidence}]"
+        else:
+            text = f"the engine behaves as if {self.reading} [{self.clause}, {self.confidence}]"
+        if self.also:
+            text += f"; this case fits {', '.join(self.also)} as well"
+        return text
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"reading": self.reading, "clause": self.clause, "confidence": self.confidence,
@@ -59,7 +65,17 @@ class Diagnosis:
         else:
             out["option"] = self.option
             out["value"] = self.value
+        if self.also:
+            out["also"] = list(self.also)
         return out
+
+
+def _first_of(matches: Iterable[Diagnosis]) -> Diagnosis | None:
+    """The first matching reading, with the other matches listed in its ``also``."""
+    found = list(matches)
+    if not found:
+        return None
+    return replace(found[0], also=tuple(d.reading for d in found[1:]))
 
 
 def _confidence(clause_id: str) -> str:
@@ -159,12 +175,10 @@ def diagnose_reshuffle(ruleset: Ruleset, header: dict[str, Any], reshuffles: Seq
 def diagnose(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Sequence[str]],
              decisions: Sequence[Any], found: Sequence[Any], upto: int, project: Projection) -> Diagnosis | None:
     """The first alternative reading (:func:`alternatives`) under which the reference reproduces the engine's
-    observations through position ``upto``; None when no known reading does."""
-    for diagnosis in alternatives(ruleset):
-        assert diagnosis.ruleset is not None
-        if reproduces(diagnosis.ruleset, header, reshuffles, decisions, found, upto, project):
-            return diagnosis
-    return None
+    observations through position ``upto``, with the others that do too; None when no known reading does."""
+    return _first_of(d for d in alternatives(ruleset)
+                     if d.ruleset is not None
+                     and reproduces(d.ruleset, header, reshuffles, decisions, found, upto, project))
 
 
 def reference_observations(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Sequence[str]],
@@ -183,3 +197,26 @@ def reference_observations(ruleset: Ruleset, header: dict[str, Any], reshuffles:
     except (Flip7Error, IndexError, KeyError, TypeError):
         pass
     return out
+
+
+def hand_score(ruleset: Ruleset, hand: Sequence[str], busted: bool) -> int:
+    """The round score the reference gives ``hand`` under ``ruleset``, its deviations included."""
+    players = max(ruleset.min_players, 1)
+    game = make_game(ruleset, players, ruleset.deck_cards(players), 0, record=False)
+    return game.score_hand(cards(list(hand)), busted)
+
+
+def diagnose_score(ruleset: Ruleset, hand: Sequence[str], busted: bool, found: Any) -> Diagnosis | None:
+    """The first alternative reading (:func:`alternatives`) under which the reference scores ``hand`` as the
+    engine did, with the others that do too; None when no known reading does."""
+    if isinstance(found, bool) or not isinstance(found, int):
+        return None
+    return _first_of(d for d in alternatives(ruleset)
+                     if d.ruleset is not None and _scores(d.ruleset, hand, busted) == found)
+
+
+def _scores(ruleset: Ruleset, hand: Sequence[str], busted: bool) -> int | None:
+    try:
+        return hand_score(ruleset, hand, busted)
+    except (Flip7Error, IndexError, KeyError, TypeError, ValueError):
+        return None

@@ -28,6 +28,10 @@ def _short(value: Any) -> str:
     return text if len(text) <= 120 else text[:117] + "..."
 
 
+SHOWN_DIFFERENCES = 3
+"""Differing fields a failure shows on the terminal besides the first (the JSON report has them all)."""
+
+
 def describe(result: CaseResult) -> list[str]:
     """The lines that explain a failed, errored or skipped result."""
     if result.outcome == FAIL:
@@ -36,9 +40,21 @@ def describe(result: CaseResult) -> list[str]:
         lines = [f"FAIL {result.case_id} [{result.level}]{at}{decision}",
                  f"     {result.where}: expected {_short(result.expected)}, found {_short(result.found)}"
                  f"  [clause {result.clause}{' (a guess)' if result.extra.get('blame') == 'guess' else ''}]"]
-        diagnosis = result.extra.get("diagnosis")
-        if isinstance(diagnosis, dict):
-            lines.append(f"     {diagnosis.get('text')}")
+        others = [d for d in result.extra.get("differences", []) if d.get("where") != result.where]
+        for other in others[:SHOWN_DIFFERENCES]:
+            lines.append(f"     {other['where']}: expected {_short(other['expected'])}, found {_short(other['found'])}")
+        if len(others) > SHOWN_DIFFERENCES:
+            more = len(others) - SHOWN_DIFFERENCES
+            lines.append(f"     ... {more} more fields differ at this step (--json lists them)")
+        causes = result.extra.get("causes")
+        if isinstance(causes, list) and len(causes) > 1:
+            for number, cause in enumerate(causes, 1):
+                at = "" if cause.get("step") is None else f"at step {cause['step']}: "
+                lines.append(f"     cause {number}: {at}{cause.get('text')}")
+        else:
+            diagnosis = result.extra.get("diagnosis")
+            if isinstance(diagnosis, dict):
+                lines.append(f"     {diagnosis.get('text')}")
         if result.label:
             lines.append(f"     catches: {result.label}")
         if result.shrunk:

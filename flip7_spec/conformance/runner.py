@@ -13,6 +13,7 @@ from flip7_spec.conformance.diagnosis import (
     Diagnosis,
     diagnose,
     diagnose_reshuffle,
+    diagnose_score,
     is_reshuffle_problem,
     reference_observations,
 )
@@ -21,7 +22,7 @@ from flip7_spec.protocol.process import ProcessEngine
 from flip7_spec.protocol.schema import message_errors
 from flip7_spec.registry import Role, definition_of
 from flip7_spec.rulesets import Ruleset, preset
-from flip7_spec.trace.compare import blame, first_difference
+from flip7_spec.trace.compare import blame, differences, first_difference
 from flip7_spec.trace.record import trace_reshuffles
 from flip7_spec.trace.schema import json_path
 
@@ -102,9 +103,15 @@ def run_scoring(engine: EngineAdapter, case: Case) -> CaseResult:
     if found == case.expected:
         return CaseResult(case.id, "scoring", PASS, label=case.label)
     hand = " ".join(case.hand) + (" (busted)" if case.busted else "")
-    return CaseResult(case.id, "scoring", FAIL, f"score of {hand}", where="$.score", expected=case.expected,
-                      found=found, clause=case.clause, label=case.label,
-                      extra={"hand": list(case.hand), "busted": case.busted})
+    failure = CaseResult(case.id, "scoring", FAIL, f"score of {hand}", where="$.score", expected=case.expected,
+                         found=found, clause=case.clause, label=case.label,
+                         extra={"hand": list(case.hand), "busted": case.busted})
+    diagnosis = diagnose_score(case.ruleset, case.hand, case.busted, found)
+    _explain(failure, diagnosis)
+    if diagnosis is not None:
+        failure.extra["causes"] = [{**diagnosis.to_json(), "step": None}]
+        failure.extra["deviations"] = list(diagnosis.ruleset.deviations if diagnosis.ruleset else ())
+    return failure
 
 
 def _round_end_index(steps: list[dict[str, Any]]) -> int | None:
@@ -204,6 +211,9 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool) -> list[CaseResult
                                     raw=json.dumps(observed)[:2000])
             failure = _failure(case, case.level, trace, step, step_index, prefix, difference, expected, position)
             failure.extra.update(observations)
+            failure.extra["differences"] = [
+                {"where": json_path([*prefix, "observation", *d.path]), "expected": d.expected, "found": d.found}
+                for d in differences(strip_options(expected), strip_options(found))]
             choices = [d["choice"] for d in decisions]
             diagnosis = diagnose(case.ruleset, header, reshuffles, choices, found_all, position,
                                  _projection(round_end))
@@ -288,6 +298,8 @@ def _explain(failure: CaseResult, diagnosis: Diagnosis | None) -> None:
         failure.message += " (no known reading reproduces the engine; the clause is a guess)"
         return
     failure.extra["diagnosis"] = diagnosis.to_json()
+    if diagnosis.ruleset is not None:
+        failure.extra["base"] = diagnosis.ruleset.base or diagnosis.ruleset.name
     failure.extra["blame"] = "diagnosed"
     failure.clause = diagnosis.clause
     failure.message += f"; {diagnosis.describe()}"

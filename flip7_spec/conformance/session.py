@@ -23,6 +23,7 @@ from flip7_spec.conformance.cases import (
     trace_file_cases,
 )
 from flip7_spec.conformance.declarations import DeclarationError, check_declarations
+from flip7_spec.conformance.fingerprint import fingerprint_cases
 from flip7_spec.conformance.runner import CaseResult, run_case
 from flip7_spec.conformance.shrink import shrink
 from flip7_spec.errors import Flip7Error
@@ -106,6 +107,7 @@ class Corpus:
         """The fixture cases (read once)."""
         if self._fixture_cases is None:
             found = fixture_cases(self.fixtures) if self.fixtures is not None and self.fixtures.is_dir() else []
+            found = fingerprint_cases(found, self.ruleset_list)  # a fingerprint's reference deviates
             self._fixture_cases = [case for case in found if case.level in self.levels]
         return self._fixture_cases
 

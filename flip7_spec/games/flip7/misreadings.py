@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from flip7_spec.cards import Card, Kind
 from flip7_spec.events import HIT, STAY, Decision, DecisionKind
-from flip7_spec.games.flip7.engine import FlipThree, Flip7Game, Replacement, Row
+from flip7_spec.games.flip7.engine import Flip7Game, FlipThree, Replacement, Row
 from flip7_spec.machine import ACTIVE, BUSTED, FROZEN, STAYED
 from flip7_spec.machine_misreadings import (
     DealerFixed,
@@ -92,6 +92,36 @@ class X2DoublesBonus(_Rescored):
         return super()._bonus(player, multiplier) * multiplier
 
 
+class X2AddsTwo(_Rescored):
+    """An xN card is added to the score like a +N card (x2 counts as +2) instead of multiplying."""
+
+    def _scored(self, player: Row) -> int:
+        if not self._banks(player):
+            return 0
+        numbers = sum(c.value for c in player.cards if c.kind is Kind.NUMBER)
+        modifiers = sum(c.value for c in player.cards if c.kind is Kind.ADD or c.kind is Kind.MULTIPLY)
+        return numbers + modifiers + self._bonus(player, 1)
+
+
+class BustBanksAdds(_Rescored):
+    """A busted player still banks their +N cards (only the Numbers and multipliers are lost)."""
+
+    def _scored(self, player: Row) -> int:
+        if player.status is BUSTED:
+            return sum(c.value for c in player.cards if c.kind is Kind.ADD)
+        return super()._scored(player)
+
+
+class FrozenBanksNumbers(_Rescored):
+    """A frozen player banks the sum of their Numbers only: their modifiers are ignored."""
+
+    def _scored(self, player: Row) -> int:
+        if player.status is not FROZEN or not self._banks(player):
+            return super()._scored(player)
+        numbers = sum(c.value for c in player.cards if c.kind is Kind.NUMBER)
+        return numbers + self._bonus(player, 1)
+
+
 class ZeroNotForFlip7(_Rescored):
     """Seven different Numbers other than the 0 are needed for a Flip 7 (and its bonus)."""
 
@@ -147,6 +177,36 @@ class Flip7EndsOwnTurn(Flip7Game):
             self._set_status(seat, STAYED)
 
 
+class ModifiersCountForFlip7(_Rescored):
+    """Modifier cards count toward the seven cards of a Flip 7: seven Number and modifier cards in front of a
+    player end the round at once and earn the bonus."""
+
+    def _made_flip7(self, player: Row) -> bool:
+        return sum(1 for c in player.cards if c.is_number or c.is_modifier) >= FLIP7_SIZE
+
+    def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
+        super()._receive(seat, drawn, flip3, via)
+        player = self.players[seat]
+        if not self.ending and player.status is ACTIVE and self._made_flip7(player):
+            self._emit("flip7", "F7-FLIP7", seat)
+            self.ending = True
+
+    def _flip7_seat(self) -> int | None:
+        return next((seat for seat, p in enumerate(self.players)
+                     if p.status is ACTIVE and self._made_flip7(p)), None)
+
+
+class GameEndsAtTarget(Flip7Game):
+    """The game ends the moment a player's total and the points in front of them reach the target: the round
+    stops there and is scored as usual, instead of being played out."""
+
+    def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
+        super()._receive(seat, drawn, flip3, via)
+        if not self.ending and self.players[seat].status is not BUSTED and \
+                self.totals[seat] + self.round_score(seat) >= self.ruleset.target_score:
+            self.ending = True
+
+
 # ---- Second Chance --------------------------------------------------------------------------------------
 
 
@@ -189,6 +249,35 @@ class SecondChanceStays(Flip7Game):
         super()._receive(seat, drawn, flip3, via)
 
 
+class ChanceEndsFlipThree(Flip7Game):
+    """Using a Second Chance during a Flip Three ends the Flip Three, as it ends a turn: none of its remaining
+    cards is drawn (its set-aside cards are resolved as usual)."""
+
+    def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
+        player = self.players[seat]
+        saved = drawn.kind is Kind.NUMBER and drawn.value in player.values and player.has_chance
+        super()._receive(seat, drawn, flip3, via)
+        if saved and flip3 is not None:
+            flip3.remaining = 0
+
+
+class ChanceKeptNextRound(Flip7Game):
+    """A Second Chance still held at the end of a round is not discarded: its player starts the next round
+    with it in front of them."""
+
+    def _start_round(self) -> None:
+        holders = [seat for seat, p in enumerate(self.players) if p.has_chance]
+        kept: list[tuple[int, Card]] = []
+        for seat in holders:  # the round just ended sent every held Second Chance to the discard pile
+            index = max(i for i, c in enumerate(self.discard) if c.kind is Kind.SECOND_CHANCE)
+            kept.append((seat, self.discard.pop(index)))
+        super()._start_round()
+        for seat, chance in kept:
+            row = self.players[seat]
+            row.cards.append(chance)
+            row.has_chance = True
+
+
 # ---- Freeze and Flip Three ----------------------------------------------------------------------------
 
 
@@ -227,6 +316,16 @@ class Flip3ActionsAtOnce(Flip7Game):
         super()._receive(seat, drawn, flip3, via)
 
 
+class Flip3SetAsideNotCounted(Flip7Game):
+    """A Freeze or Flip Three set aside in a Flip Three does not count toward its three cards: another card is
+    drawn in its place."""
+
+    def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
+        super()._receive(seat, drawn, flip3, via)
+        if flip3 is not None and drawn.kind in (Kind.FREEZE, Kind.FLIP_THREE):
+            flip3.remaining += 1
+
+
 def _entry(name: str, family: str, clause: str, description: str, mixin: type) -> Misreading:
     return Misreading(name, "flip7", family, description, clause, mixin)
 
@@ -243,6 +342,9 @@ MISREADINGS: tuple[Misreading, ...] = (
            "a busted player's cards are discarded at once instead of staying in front of them", BustDiscardsCards),
     _entry("flip7_ends_own_turn", "flip 7", "F7-FLIP7",
            "seven different Numbers end only their maker's round; the others play on", Flip7EndsOwnTurn),
+    _entry("modifiers_count_for_flip7", "flip 7", "F7-MOD-NO-BUST",
+           "seven Number and modifier cards make a Flip 7: the modifiers count toward the seven",
+           ModifiersCountForFlip7),
     _entry("flip7_others_bank_nothing", "flip 7", "F7-FLIP7-OTHERS-BANK",
            "when a player makes Flip 7 the others bank nothing", Flip7OthersBankNothing),
     _entry("zero_not_for_flip7", "flip 7", "F7-FLIP7-ZERO",
@@ -250,8 +352,14 @@ MISREADINGS: tuple[Misreading, ...] = (
     _entry("no_flip7_bonus", "scoring", "F7-FLIP7-BONUS", "a Flip 7 earns no bonus", NoFlip7Bonus),
     _entry("x2_doubles_adds", "scoring", "F7-MOD-X2", "x2 doubles the +N cards too", X2DoublesAdds),
     _entry("x2_doubles_bonus", "scoring", "F7-MOD-X2", "x2 doubles the Flip 7 bonus too", X2DoublesBonus),
+    _entry("x2_adds_two", "scoring", "F7-MOD-X2", "an x2 card adds 2 points instead of doubling the Numbers",
+           X2AddsTwo),
+    _entry("bust_banks_adds", "scoring", "F7-SCORE-BUST", "a busted player still banks their +N cards",
+           BustBanksAdds),
     _entry("frozen_banks_nothing", "freeze", "F7-FREEZE", "a frozen player banks 0, as if busted",
            FreezeBanksNothing),
+    _entry("frozen_banks_numbers", "freeze", "F7-FREEZE",
+           "a frozen player banks their Numbers only: their modifiers are ignored", FrozenBanksNumbers),
     _entry("freeze_not_self", "freeze", "F7-FREEZE-SELF",
            "a Freeze cannot target its revealer while another player is active", FreezeNotSelf),
     _entry("freeze_card_discarded", "freeze", "F7-FREEZE-KEEPS-CARDS",
@@ -262,8 +370,16 @@ MISREADINGS: tuple[Misreading, ...] = (
            "a second Second Chance is discarded instead of given to another player", SpareChanceDiscarded),
     _entry("second_chance_stays", "second chance", "F7-CHANCE-USE",
            "a used Second Chance stays in front of its player; only the duplicate is discarded", SecondChanceStays),
+    _entry("chance_ends_flip_three", "second chance", "F7-CHANCE-ENDS-TURN",
+           "using a Second Chance during a Flip Three ends the Flip Three", ChanceEndsFlipThree),
+    _entry("chance_kept_next_round", "second chance", "F7-CHANCE-ROUND-END",
+           "a Second Chance still held at the end of a round stays with its player into the next round",
+           ChanceKeptNextRound),
     _entry("flip3_actions_at_once", "flip three", "F7-FLIP3-SETASIDE",
            "a Freeze or Flip Three revealed in a Flip Three takes effect at once", Flip3ActionsAtOnce),
+    _entry("flip3_setaside_not_counted", "flip three", "F7-FLIP3-COUNTS-ALL",
+           "a Freeze or Flip Three set aside in a Flip Three does not count toward its three cards",
+           Flip3SetAsideNotCounted),
     _entry("reshuffle_every_round", "reshuffle", "F7-DISCARD-PILE",
            "the discard pile is reshuffled into the deck before every round", ReshuffleEveryRound),
     _entry("discard_back_each_round", "reshuffle", "F7-DISCARD-PILE",
@@ -272,5 +388,8 @@ MISREADINGS: tuple[Misreading, ...] = (
            "a reshuffle puts the cards in front of the players into the new deck too", ReshuffleTakesTableCards),
     _entry("tie_to_first_seat", "game end", "F7-TIE",
            "a tie for the highest total at the target goes to the lowest seat", TieToFirstSeat),
+    _entry("game_ends_at_target", "game end", "F7-GAME-END",
+           "the game ends the moment a player's total and round score reach the target, mid-round",
+           GameEndsAtTarget),
 )
 """Flip 7's known misreadings, in the order the diagnosis tries them."""
