@@ -166,6 +166,17 @@ def write_json(path: Path, results: Sequence[CaseResult], meta: dict[str, Any]) 
     temporary.replace(path)
 
 
+def failure_message(result: CaseResult) -> str:
+    """One line for a failure: its clause, where, and its causes (or that the clause is a guess)."""
+    causes = result.extra.get("causes")
+    if not isinstance(causes, list) or not causes:
+        diagnosis = result.extra.get("diagnosis")
+        causes = [diagnosis] if isinstance(diagnosis, dict) else []
+    readings = [str(c.get("text")) for c in causes if isinstance(c, dict) and c.get("text")]
+    why = "; ".join(readings) if readings else "no known reading reproduces the engine (the clause is a guess)"
+    return f"clause {result.clause}: {result.where}: {why}"
+
+
 def write_junit(path: Path, results: Sequence[CaseResult], engine: str) -> None:
     """A JUnit XML report: one test suite per level, one test case per result."""
     root = ET.Element("testsuites", name=f"flip7-spec conformance of {engine}")
@@ -177,7 +188,7 @@ def write_junit(path: Path, results: Sequence[CaseResult], engine: str) -> None:
                                  time=f"{result.seconds:.4f}")
             text = "\n".join(describe(result))
             if result.outcome == FAIL:
-                ET.SubElement(case, "failure", message=f"clause {result.clause}: {result.where}").text = text
+                ET.SubElement(case, "failure", message=failure_message(result)).text = text
             elif result.outcome == ERRORED:
                 ET.SubElement(case, "error", message=result.message[:200]).text = text
             elif result.outcome == SKIPPED:
