@@ -18,6 +18,7 @@ from flip7_spec.cards import cards
 from flip7_spec.clauses import CLAUSES
 from flip7_spec.errors import ChanceError, Flip7Error
 from flip7_spec.misreadings import catalogue, option_deviation
+from flip7_spec.machine import Game
 from flip7_spec.play import make_game, new_game
 from flip7_spec.rulesets import Ruleset
 
@@ -122,17 +123,35 @@ def reproduces(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Se
                decisions: Sequence[Any], found: Sequence[Any], upto: int, project: Projection) -> bool:
     """Whether the reference under ``ruleset``, given the trace's setup and decisions, shows the engine's
     observations ``found[0..upto]`` (after projection) exactly."""
+    def same(position: int, observation: Any) -> bool:
+        return _canonical(project(position, observation)) == _canonical(project(position, found[position]))
+
     try:
-        game, _ = new_game(ruleset, header["players"], list(header["deck"]), dealer=header["dealer"],
-                           reshuffles=[cards(list(order)) for order in reshuffles], record=False)
+        # Most readings already differ at the divergent position: look there first, without building the
+        # observations on the way (the costly part), and check every earlier position only for a match.
+        game = _replayed(ruleset, header, reshuffles, decisions, upto)
+        if not same(upto, game.observation()):
+            return False
+        game = _replayed(ruleset, header, reshuffles, (), 0)
         for position in range(upto + 1):
             if position > 0:
                 game.apply(decisions[position - 1])
-            if _canonical(project(position, game.observation())) != _canonical(project(position, found[position])):
+            if not same(position, game.observation()):
                 return False
     except (Flip7Error, IndexError, KeyError, TypeError):
         return False  # the decisions or the reshuffle orders do not fit this reading
     return True
+
+
+def _replayed(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Sequence[str]],
+              decisions: Sequence[Any], count: int) -> Game:
+    """The reference under ``ruleset`` after the trace's first ``count`` decisions (its deck is checked once,
+    by the runner, not here)."""
+    game, _ = new_game(ruleset, header["players"], list(header["deck"]), dealer=header["dealer"],
+                       reshuffles=[cards(list(order)) for order in reshuffles], record=False, check_deck=False)
+    for choice in decisions[:count]:
+        game.apply(choice)
+    return game
 
 
 def is_reshuffle_problem(error: BaseException) -> bool:
