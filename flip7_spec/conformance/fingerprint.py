@@ -54,7 +54,8 @@ def _label(cause: dict[str, Any]) -> str:
     if cause.get("reading") is None:
         text = str(cause.get("text", UNEXPLAINED))
         return text.split(" at $", 1)[0]  # group unexplained causes by clause, not by place
-    return str(cause.get("text") or cause["reading"])
+    text = str(cause.get("text") or cause["reading"])
+    return text.split("; this case fits ", 1)[0]  # a reading is one cause, whatever else a case also fits
 
 
 def cause_table(results: Sequence[CaseResult]) -> list[Cause]:
