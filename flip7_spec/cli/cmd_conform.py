@@ -115,6 +115,12 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
     is skipped (the engine does not support its ruleset, option or level; counted by reason, -v lists
     them) or errors (crash, timeout, bad reply; with the engine's stderr tail).
 
+    A failure is diagnosed: the reference plays the game again under every other option value and every
+    known misreading (`flip7-spec rules --misreadings`) and names those that reproduce the engine; the case
+    then goes on under that reading to find the next independent deviation. The summary groups failures by
+    cause and ends with the engine's fingerprint (--fingerprint FILE writes it as a ruleset file; `conform
+    --ruleset FILE` then runs against a reference that deviates the same way).
+
     With --trace FILE only those traces run: `conform --engine CMD --trace failures/x.json` re-runs a saved
     failure against the engine.
 
