@@ -17,8 +17,8 @@ from typing import Any
 from flip7_spec.cards import cards
 from flip7_spec.clauses import CLAUSES
 from flip7_spec.errors import ChanceError, Flip7Error
-from flip7_spec.misreadings import catalogue, option_deviation
 from flip7_spec.machine import Game
+from flip7_spec.misreadings import catalogue, option_deviation
 from flip7_spec.play import make_game, new_game
 from flip7_spec.rulesets import Ruleset
 
@@ -191,13 +191,20 @@ def diagnose_reshuffle(ruleset: Ruleset, header: dict[str, Any], reshuffles: Seq
     return None
 
 
+def diagnoses(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Sequence[str]],
+              decisions: Sequence[Any], found: Sequence[Any], upto: int, project: Projection) -> list[Diagnosis]:
+    """Every alternative reading (:func:`alternatives`, in order) under which the reference reproduces the
+    engine's observations through position ``upto``, each listing the others in its ``also``."""
+    matches = [d for d in alternatives(ruleset)
+               if d.ruleset is not None and reproduces(d.ruleset, header, reshuffles, decisions, found, upto, project)]
+    return [replace(d, also=tuple(o.reading for o in matches if o is not d)) for d in matches]
+
+
 def diagnose(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Sequence[str]],
              decisions: Sequence[Any], found: Sequence[Any], upto: int, project: Projection) -> Diagnosis | None:
-    """The first alternative reading (:func:`alternatives`) under which the reference reproduces the engine's
-    observations through position ``upto``, with the others that do too; None when no known reading does."""
-    return _first_of(d for d in alternatives(ruleset)
-                     if d.ruleset is not None
-                     and reproduces(d.ruleset, header, reshuffles, decisions, found, upto, project))
+    """The first of :func:`diagnoses` (with the others in its ``also``); None when no known reading fits."""
+    found_readings = diagnoses(ruleset, header, reshuffles, decisions, found, upto, project)
+    return found_readings[0] if found_readings else None
 
 
 def reference_observations(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Sequence[str]],

@@ -14,6 +14,7 @@ from flip7_spec.conformance.diagnosis import (
     diagnose,
     diagnose_reshuffle,
     diagnose_score,
+    diagnoses,
     is_reshuffle_problem,
     reference_observations,
 )
@@ -215,12 +216,18 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool) -> list[CaseResult
                 {"where": json_path([*prefix, "observation", *d.path]), "expected": d.expected, "found": d.found}
                 for d in differences(strip_options(expected), strip_options(found))]
             choices = [d["choice"] for d in decisions]
-            diagnosis = diagnose(case.ruleset, header, reshuffles, choices, found_all, position,
-                                 _projection(round_end))
-            _explain(failure, diagnosis)
-            if diagnosis is not None:
-                _follow(failure, diagnosis, header, reshuffles, choices, found_all, position, indices,
-                        _projection(round_end))
+            follow = _Follow(header, reshuffles, choices, found_all, indices, _projection(round_end))
+            matches = diagnoses(case.ruleset, header, reshuffles, choices, found_all, position, follow.project)
+            if not matches:
+                _explain(failure, None)
+                return [failure]
+            path = follow.path(matches, position, 1)
+            first = path.causes[0]
+            assert isinstance(first, Diagnosis)
+            _explain(failure, first)
+            failure.extra["causes"] = [follow.cause_json(cause, at) for cause, at in zip(path.causes, path.steps,
+                                                                                         strict=True)]
+            failure.extra["deviations"] = list(path.ruleset.deviations)
             return [failure]
     if stopped is not None:
         if legal_problem is None and is_reshuffle_problem(stopped):
@@ -309,39 +316,82 @@ MAX_CAUSES = 4
 """Causes one case reports at most: past each explained divergence the case goes on under that reading."""
 
 
-def _follow(failure: CaseResult, diagnosis: Diagnosis, header: dict[str, Any], reshuffles: list[list[str]],
-            choices: list[Any], found: list[Any], position: int, indices: list[int], project: Any) -> None:
-    """Past an explained divergence: replay the reference under the readings found so far and look for the
-    next independent divergence, diagnosing each, until the engine's observations run out, a divergence no
-    known reading explains, or :data:`MAX_CAUSES`. Records ``causes`` (each with its step) and
-    ``deviations`` (every reading found: the case's share of the engine's fingerprint) on ``failure``."""
-    def step_of(at: int) -> int | None:
-        return None if at == 0 else indices[at - 1]
+BRANCHES = 3
+"""Readings tried at one divergence when the first leads to a later divergence that none explains."""
 
-    causes = [{**diagnosis.to_json(), "step": step_of(position)}]
-    ruleset = diagnosis.ruleset
-    assert ruleset is not None
-    at = position
-    while len(causes) < MAX_CAUSES:
-        expected = reference_observations(ruleset, header, reshuffles, choices, len(found))
-        upto = min(len(expected), len(found))
+
+@dataclass(slots=True)
+class _Path:
+    """An explanation of a case from one divergence on: a cause per divergence (a reading, or None for one no
+    known reading explains), the positions, and the ruleset with every reading found."""
+
+    causes: list[Diagnosis | None]
+    steps: list[int]
+    ruleset: Ruleset
+
+    @property
+    def explained(self) -> int:
+        return sum(c is not None for c in self.causes)
+
+
+@dataclass(slots=True)
+class _Follow:
+    """Past an explained divergence: the case goes on with the reference under the readings found so far, to
+    find and diagnose the next independent divergence, until the engine's observations run out or
+    :data:`MAX_CAUSES`. When several readings fit a divergence and the first leads to a divergence that none
+    explains, the next ones are tried (up to :data:`BRANCHES`): the explanation kept is the first that
+    explains every divergence, else the one that explains the most."""
+
+    header: dict[str, Any]
+    reshuffles: list[list[str]]
+    choices: list[Any]
+    found: list[Any]
+    indices: list[int]
+    project: Any
+    _unexplained: dict[int, tuple[Any, Any]] = field(default_factory=dict)
+    """Both observations at each divergence no known reading explains (for its report)."""
+
+    def path(self, matches: list[Diagnosis], at: int, depth: int) -> _Path:
+        best: _Path | None = None
+        for diagnosis in matches[:BRANCHES]:
+            assert diagnosis.ruleset is not None
+            candidate = self._after(diagnosis, diagnosis.ruleset, at, depth)
+            if None not in candidate.causes:
+                return candidate
+            if best is None or candidate.explained > best.explained:
+                best = candidate
+        assert best is not None
+        return best
+
+    def _after(self, diagnosis: Diagnosis, ruleset: Ruleset, at: int, depth: int) -> _Path:
+        here = _Path([diagnosis], [at], ruleset)
+        if depth >= MAX_CAUSES:
+            return here
+        expected = reference_observations(ruleset, self.header, self.reshuffles, self.choices, len(self.found))
+        upto = min(len(expected), len(self.found))
         nxt = next((k for k in range(at + 1, upto)
-                    if _canonical(project(k, expected[k])) != _canonical(project(k, found[k]))), None)
+                    if _canonical(self.project(k, expected[k])) != _canonical(self.project(k, self.found[k]))), None)
         if nxt is None:
-            break
-        further = diagnose(ruleset, header, reshuffles, choices, found, nxt, project)
-        if further is None or further.ruleset is None:
-            difference = first_difference(strip_options(project(nxt, expected[nxt])),
-                                          strip_options(project(nxt, found[nxt])))
-            prefix: list[str | int] = ["start"] if nxt == 0 else ["steps", indices[nxt - 1]]
-            causes.append({"reading": None, "step": step_of(nxt),
-                           "where": json_path([*prefix, "observation", *(difference.path if difference else ())]),
-                           "text": "a further divergence that no known reading explains"})
-            break
-        causes.append({**further.to_json(), "step": step_of(nxt)})
-        ruleset, at = further.ruleset, nxt
-    failure.extra["causes"] = causes
-    failure.extra["deviations"] = list(ruleset.deviations)
+            return here
+        further = diagnoses(ruleset, self.header, self.reshuffles, self.choices, self.found, nxt, self.project)
+        if not further:
+            self._unexplained[nxt] = (expected[nxt], self.found[nxt])
+            return _Path([diagnosis, None], [at, nxt], ruleset)
+        rest = self.path(further, nxt, depth + 1)
+        return _Path([diagnosis, *rest.causes], [at, *rest.steps], rest.ruleset)
+
+    def cause_json(self, cause: Diagnosis | None, at: int) -> dict[str, Any]:
+        """One cause as the reports carry it, with its step (a trace step index; None for the start)."""
+        step = None if at == 0 else self.indices[at - 1]
+        if cause is not None:
+            return {**cause.to_json(), "step": step}
+        expected, found = self._unexplained.get(at, (None, None))
+        difference = first_difference(strip_options(self.project(at, expected)),
+                                      strip_options(self.project(at, found)))
+        prefix: list[str | int] = ["start"] if at == 0 else ["steps", step if step is not None else 0]
+        return {"reading": None, "step": step,
+                "where": json_path([*prefix, "observation", *(difference.path if difference else ())]),
+                "text": "a further divergence that no known reading explains"}
 
 
 def run_case(engine: EngineAdapter, case: Case, hello: dict[str, Any]) -> list[CaseResult]:
