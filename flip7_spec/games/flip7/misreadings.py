@@ -140,6 +140,18 @@ class ZeroNotForFlip7(_Rescored):
                      if p.status is ACTIVE and self._made_flip7(p)), None)
 
 
+# ---- the Dealer -----------------------------------------------------------------------------------------
+
+
+class DealerKeepsDeckAfterAllBust(Flip7Game):
+    """After a round in which every player busted, the same Dealer deals again instead of passing the deck."""
+
+    def _start_round(self) -> None:
+        if self.round and self.last_busted and all(self.last_busted):
+            self.dealer = (self.dealer - 1) % self.n  # the round's end passed the deck on
+        super()._start_round()
+
+
 # ---- the turn: Stay, bust, Flip 7 ---------------------------------------------------------------------
 
 
@@ -316,6 +328,16 @@ class Flip3ActionsAtOnce(Flip7Game):
         super()._receive(seat, drawn, flip3, via)
 
 
+class Flip3CardCounted(Flip7Game):
+    """The Flip Three card counts as the first of its three cards: its target takes only two more."""
+
+    def _take_effect(self, action: Card, seat: int) -> None:
+        super()._take_effect(action, seat)
+        frame = self.stack[-1]
+        if action.kind is Kind.FLIP_THREE and isinstance(frame, FlipThree):
+            frame.remaining -= 1
+
+
 class Flip3SetAsideNotCounted(Flip7Game):
     """A Freeze or Flip Three set aside in a Flip Three does not count toward its three cards: another card is
     drawn in its place."""
@@ -332,6 +354,8 @@ def _entry(name: str, family: str, clause: str, description: str, mixin: type) -
 
 MISREADINGS: tuple[Misreading, ...] = (
     _entry("dealer_fixed", "dealer", "F7-DEALER-ROTATION", "the Dealer never changes", DealerFixed),
+    _entry("dealer_keeps_deck_after_all_bust", "dealer", "F7-DEALER-ROTATION",
+           "after a round in which every player busted, the same Dealer deals again", DealerKeepsDeckAfterAllBust),
     _entry("turns_to_the_right", "turn order", "F7-DEAL-ORDER",
            "the deal and the turns go to the right of the Dealer", TurnsReversed),
     _entry("stay_with_no_cards", "stay", "F7-STAY-NEEDS-CARD",
@@ -377,6 +401,9 @@ MISREADINGS: tuple[Misreading, ...] = (
            ChanceKeptNextRound),
     _entry("flip3_actions_at_once", "flip three", "F7-FLIP3-SETASIDE",
            "a Freeze or Flip Three revealed in a Flip Three takes effect at once", Flip3ActionsAtOnce),
+    _entry("flip3_card_counted", "flip three", "F7-FLIP3",
+           "the Flip Three card counts as the first of its three cards: its target takes two more",
+           Flip3CardCounted),
     _entry("flip3_setaside_not_counted", "flip three", "F7-FLIP3-COUNTS-ALL",
            "a Freeze or Flip Three set aside in a Flip Three does not count toward its three cards",
            Flip3SetAsideNotCounted),

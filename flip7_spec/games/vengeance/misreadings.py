@@ -21,6 +21,7 @@ from flip7_spec.games.vengeance.engine import (
     JustOneMore,
     PlayModifier,
     Swap,
+    Turns,
     VengeanceGame,
 )
 from flip7_spec.games.vengeance.rows import CardRef, card_ref
@@ -32,7 +33,7 @@ from flip7_spec.games.vengeance.scoring import (
     lucky_pair_allowed,
     vengeance_score,
 )
-from flip7_spec.machine import ACTIVE, BUSTED, STAYED, PlayerRound
+from flip7_spec.machine import ACTIVE, BUSTED, STAYED, Frame, PlayerRound
 from flip7_spec.machine_misreadings import (
     DealerFixed,
     DiscardBackEachRound,
@@ -44,7 +45,7 @@ from flip7_spec.machine_misreadings import (
 from flip7_spec.misreadings import Misreading
 from flip7_spec.scoring import FLIP7_SIZE
 
-UNLUCKY_SEVEN: Final = 7
+SEVEN: Final = 7
 _TABLE_ACTIONS: Final = frozenset({Kind.STEAL, Kind.SWAP, Kind.DISCARD})
 
 # ---- scoring: one hook each, so that several compose ----------------------------------------------------
@@ -137,6 +138,8 @@ class FloorAfterBonus(_Rescored):
 
 
 class NoFlip7Bonus(_Rescored):
+    """A Flip 7 ends the round but earns no bonus."""
+
     def _bonus(self, flip7: bool) -> int:
         return 0
 
@@ -174,6 +177,60 @@ class DealTableActionsDiscarded(VengeanceGame):
     def _resolve_revealed(self, seat: int, revealed: Card) -> None:
         if self._dealing and revealed.kind in _TABLE_ACTIONS:
             self._discard_in_play(revealed, "no face-up card on the table", "V-ACTION-START-NO-CARDS")
+            return
+        super()._resolve_revealed(seat, revealed)
+
+
+class _DealFirst(Turns):
+    """The initial deal, keeping the Actions and Modifiers dealt until every player has a card, then the
+    Hit/Stay rotation."""
+
+    __slots__ = ("dealt",)
+
+    def __init__(self, dealing: bool) -> None:
+        super().__init__(dealing)
+        self.dealt: list[tuple[int, Card]] = []
+
+    def step(self, game: VengeanceGame) -> None:
+        if self.dealing and self.pos >= len(game.order) and self.dealt:
+            game.stack.append(_ResolveDealt(self.dealt))
+            self.dealt = []
+            return
+        super().step(game)
+
+
+class _ResolveDealt(Frame["VengeanceGame"]):
+    """The Actions and Modifiers of the deal, each resolved in deal order by the player dealt it (discarded
+    if that player has busted meanwhile)."""
+
+    __slots__ = ("cards",)
+
+    def __init__(self, cards: list[tuple[int, Card]]) -> None:
+        self.cards = list(cards)
+
+    def step(self, game: VengeanceGame) -> None:
+        if not self.cards:
+            game.stack.pop()
+            return
+        seat, dealt = self.cards.pop(0)
+        if game.players[seat].status is BUSTED:
+            game._discard_in_play(dealt, "its receiver busted", "V-DEAL-PAUSE")
+            return
+        game._resolve_revealed(seat, dealt)
+
+
+class DealActionsAfterDeal(VengeanceGame):
+    """The deal does not pause: Actions and Modifiers dealt wait until every player has been dealt a card,
+    then are resolved in deal order."""
+
+    def _begin_round(self) -> Frame[VengeanceGame]:
+        super()._begin_round()
+        return _DealFirst(dealing=self.ruleset.initial_deal)
+
+    def _resolve_revealed(self, seat: int, revealed: Card) -> None:
+        top = self.stack[-1]
+        if isinstance(top, _DealFirst) and top.dealing:
+            top.dealt.append((seat, revealed))
             return
         super()._resolve_revealed(seat, revealed)
 
@@ -325,7 +382,7 @@ class Unlucky7BustsOn7(VengeanceGame):
     """The Unlucky 7 busts a player who already holds a 7, like any duplicate."""
 
     def _place_number(self, seat: int, number: Card) -> None:
-        if is_special(self.ruleset, number, Special.UNLUCKY_7) and UNLUCKY_SEVEN in self.players[seat].values:
+        if is_special(self.ruleset, number, Special.UNLUCKY_7) and SEVEN in self.players[seat].values:
             _bust(self, seat, number)
             return
         super()._place_number(seat, number)
@@ -468,6 +525,9 @@ MISREADINGS: tuple[Misreading, ...] = (
     _entry("deal_table_actions_discarded", "deal", "V-ACTION-MANDATORY",
            "a Steal, Swap or Discard dealt in the initial deal is discarded with no effect",
            DealTableActionsDiscarded),
+    _entry("deal_actions_after_deal", "deal", "V-DEAL-PAUSE",
+           "Actions and Modifiers dealt in the initial deal are resolved only once everyone has been dealt",
+           DealActionsAfterDeal),
     _entry("turns_to_the_right", "turn order", "V-DEAL-ORDER",
            "the deal and the turns go to the right of the Dealer", TurnsReversed),
     _entry("zero_may_stay", "the zero", "V-ZERO-MUST-HIT", "a player holding The Zero may Stay", ZeroMayStay),
