@@ -328,6 +328,30 @@ class Flip3ActionsAtOnce(Flip7Game):
         super()._receive(seat, drawn, flip3, via)
 
 
+class _ThreeWhateverTheStatus(FlipThree):
+    """A Flip Three whose target takes all three cards unless they bust, frozen or not."""
+
+    __slots__ = ()
+
+    def step(self, game: Flip7Game) -> None:
+        player = game.players[self.target]
+        if self.remaining and player.status is FROZEN:
+            self.remaining -= 1
+            game._deal_to(self.target, "flip3", "F7-FLIP3", self)
+            return
+        super().step(game)
+
+
+class Flip3ThroughFreeze(Flip7Game):
+    """A Flip Three goes on to its three cards after its target is frozen (only a bust stops it early)."""
+
+    def _take_effect(self, action: Card, seat: int) -> None:
+        super()._take_effect(action, seat)
+        top = self.stack[-1] if self.stack else None
+        if type(top) is FlipThree:
+            self.stack[-1] = _ThreeWhateverTheStatus(top.action, top.target)
+
+
 class Flip3CardCounted(Flip7Game):
     """The Flip Three card counts as the first of its three cards: its target takes only two more."""
 
@@ -399,6 +423,8 @@ MISREADINGS: tuple[Misreading, ...] = (
     _entry("chance_kept_next_round", "second chance", "F7-CHANCE-ROUND-END",
            "a Second Chance still held at the end of a round stays with its player into the next round",
            ChanceKeptNextRound),
+    _entry("flip3_through_freeze", "flip three", "F7-FLIP3-STOP",
+           "a Flip Three goes on to its three cards after its target is frozen", Flip3ThroughFreeze),
     _entry("flip3_actions_at_once", "flip three", "F7-FLIP3-SETASIDE",
            "a Freeze or Flip Three revealed in a Flip Three takes effect at once", Flip3ActionsAtOnce),
     _entry("flip3_card_counted", "flip three", "F7-FLIP3",
