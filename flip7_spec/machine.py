@@ -293,6 +293,23 @@ class Game:
         """What ``seat`` would bank if the round ended now."""
         raise NotImplementedError
 
+    def score_hand(self, hand: Sequence[Card], busted: bool = False) -> int:
+        """The round score this game's rules give a player holding ``hand`` when a round ends (stayed, or
+        busted), as a one-player table would bank it; the game itself is left as it was."""
+        saved = self.players
+        row = self._new_row()
+        row.cards.extend(hand)
+        row.status = BUSTED if busted else self._status_at_end(hand)
+        self.players = [row]
+        try:
+            return self._round_scores()[0]
+        finally:
+            self.players = saved
+
+    def _status_at_end(self, hand: Sequence[Card]) -> Status:
+        """The status of a player who did not bust and ends a round holding ``hand`` (for :meth:`score_hand`)."""
+        return STAYED
+
     def observation(self) -> dict[str, Any]:
         """The canonical observation (see docs/trace-format.md): the same JSON value in every engine."""
         pending = self.pending
@@ -503,6 +520,13 @@ class Game:
         if self._events is not None:
             self._emit("round_start", self.CLAUSES.deal, None, None, (("round", self.round), ("dealer", self.dealer)))
 
+    def _winners_at_target(self, leaders: list[int]) -> list[int] | None:
+        """Who wins when the highest total, held by ``leaders``, has reached the target: the one leader, or
+        every tied one under ``tie_at_target = shared_win``; None means another round (a tie)."""
+        if len(leaders) == 1 or self.ruleset.tie_at_target == "shared_win":
+            return leaders
+        return None
+
     def _last_round(self) -> bool:
         limit = self.ruleset.round_limit
         return bool(limit) and self.round >= limit
@@ -543,8 +567,9 @@ class Game:
             return
         if top >= ruleset.target_score:
             leaders = [seat for seat, total in enumerate(self.totals) if total == top]
-            if len(leaders) == 1 or ruleset.tie_at_target == "shared_win":
-                self._end_game(leaders, clauses.winner)
+            winners = self._winners_at_target(leaders)
+            if winners is not None:
+                self._end_game(winners, clauses.winner)
                 return
             if not self._last_round():
                 self._emit("tie", clauses.tie, None, None, (("leaders", leaders),))

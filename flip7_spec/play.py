@@ -15,6 +15,7 @@ from flip7_spec.cards import Card, card
 from flip7_spec.errors import SetupError
 from flip7_spec.events import Event
 from flip7_spec.machine import Game, Reshuffler
+from flip7_spec.misreadings import game_class_for
 from flip7_spec.registry import definition_of
 from flip7_spec.rulesets import Ruleset
 from flip7_spec.scoring import Score
@@ -109,6 +110,9 @@ def make_game(
     but the one that no game could end under ``ruleset`` (:func:`check_reachable`)."""
     check_reachable(ruleset)
     game_class = definition_of(ruleset).game_class
+    if ruleset.deviations:  # a known engine's readings, played by the reference (flip7_spec.misreadings)
+        game_class = game_class_for(game_class, ruleset.game, ruleset.misreadings())
+        ruleset = ruleset.played()
     return game_class(ruleset, players, dealer, deck, reshuffles, reshuffler, record)
 
 

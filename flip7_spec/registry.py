@@ -19,6 +19,7 @@ from flip7_spec.clauses import Clause, register, unregister
 from flip7_spec.errors import RulesetError
 from flip7_spec.events import Choice, Decision, Status
 from flip7_spec.machine import Game
+from flip7_spec.misreadings import Misreading, register_misreadings, unregister_misreadings
 from flip7_spec.rulesets import Ruleset, register_preset, unregister_presets
 from flip7_spec.scoring import Score
 
@@ -116,6 +117,8 @@ class GameDefinition:
     symbolic: Callable[[], Any] = field(default=_no_symbolic)
     default_preset: bool = False
     """Whether the game's first preset is the default ruleset (the built-in Flip 7 is)."""
+    misreadings: Sequence[Misreading] = ()
+    """The game's catalogue of known misreadings (:mod:`flip7_spec.misreadings`), tried by the diagnosis."""
 
     def clause_of(self, role: Role) -> str:
         """The clause of this game that plays ``role``."""
@@ -134,6 +137,7 @@ def register_game(definition: GameDefinition) -> GameDefinition:
     if missing:
         raise ValueError(f"game {definition.name}: no clause for the roles {', '.join(missing)}")
     register(definition.clauses)
+    register_misreadings(definition.name, definition.misreadings)
     for index, (name, build) in enumerate(definition.presets):
         register_preset(name, build, default=definition.default_preset and index == 0)
     _GAMES[definition.name] = definition
@@ -146,6 +150,7 @@ def unregister_game(name: str) -> None:
     if definition is None:
         return
     unregister(c.id for c in definition.clauses)
+    unregister_misreadings(name)
     unregister_presets(preset for preset, _ in definition.presets)
 
 

@@ -31,6 +31,7 @@ from flip7_spec.cards import Card, Kind, card
 from flip7_spec.errors import ArgumentError, CardError, InputError, RulesetError
 from flip7_spec.inputs import read_ruleset_document
 from flip7_spec.limits import check_ruleset
+from flip7_spec.misreadings import misreading, misreading_names, option_deviations, split_deviation
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +112,10 @@ class Ruleset:
     players_per_deck: int = 18
     reshuffle_moment: str = "when_needed"
     round_limit: int = 0
+    deviations: tuple[str, ...] = ()
+    """Readings the reference plays beyond the options, to follow a known engine (a fingerprint): catalogue
+    misreadings by name (:mod:`flip7_spec.misreadings`) and option readings as ``option=value``. An engine
+    is sent the ruleset without them (:meth:`for_engine`)."""
     base: str = field(default="", compare=False)
 
     def decks_for(self, players: int) -> int:
@@ -134,13 +139,32 @@ class Ruleset:
 
     def to_json(self) -> dict[str, Any]:
         """A JSON value that :func:`ruleset_from_json` reads back into an equal ruleset."""
-        return {
+        out: dict[str, Any] = {
             "name": self.name,
             "base": self.base,
             "description": self.description,
             "options": self.options(),
             "deck": {text: count for text, count in self.deck},
         }
+        if self.deviations:
+            out["deviations"] = list(self.deviations)
+        return out
+
+    def for_engine(self) -> Ruleset:
+        """This ruleset as an engine is asked to play it: without the deviations (the engine plays its own)."""
+        return replace(self, deviations=()) if self.deviations else self
+
+    def played(self) -> Ruleset:
+        """The ruleset the reference plays: the option readings among the deviations applied (the
+        misreadings stay listed; :func:`flip7_spec.play.make_game` plays them)."""
+        readings = option_deviations(self.deviations)
+        if not readings:
+            return self
+        return _apply_options(self, readings, where="deviations")
+
+    def misreadings(self) -> tuple[str, ...]:
+        """The catalogue misreadings among the deviations, in order."""
+        return misreading_names(self.deviations)
 
     def with_options(self, **options: Any) -> Ruleset:
         """A copy with some options changed; each value is checked."""
@@ -285,7 +309,7 @@ def ruleset_from_json(data: Any, where: str = "ruleset") -> Ruleset:
         return preset(data)
     if not isinstance(data, Mapping):
         raise RulesetError(f"{where}: expected a preset name or a table, got {type(data).__name__}")
-    known = {"name", "base", "description", "options", "deck", "game"}
+    known = {"name", "base", "description", "options", "deck", "game", "deviations"}
     for key in data:
         if key not in known:
             raise RulesetError(f"{where}.{key}: unknown key; keys are {', '.join(sorted(known))}")
@@ -307,7 +331,25 @@ def ruleset_from_json(data: Any, where: str = "ruleset") -> Ruleset:
         raise RulesetError(f"{where}.options: expected a table of option = value")
     ruleset = _apply_options(ruleset, options, f"{where}.options")
     deck = _parse_deck(data["deck"], f"{where}.deck", ruleset) if "deck" in data else ruleset.deck
-    return check_ruleset(replace(ruleset, name=name, description=description, deck=deck, base=base_name), where)
+    deviations = _parse_deviations(data.get("deviations", []), f"{where}.deviations", ruleset)
+    return check_ruleset(replace(ruleset, name=name, description=description, deck=deck, base=base_name,
+                                 deviations=deviations), where)
+
+
+def _parse_deviations(data: Any, where: str, ruleset: Ruleset) -> tuple[str, ...]:
+    """Checked deviations: each a known misreading of the ruleset's game or a valid ``option=value``."""
+    if not isinstance(data, list) or not all(isinstance(text, str) for text in data):
+        raise RulesetError(f"{where}: expected a list of misreading names and option=value readings")
+    for index, text in enumerate(data):
+        try:
+            split = split_deviation(text)
+            if split is None:
+                misreading(ruleset.game, text)
+            else:
+                _apply_options(ruleset, {split[0]: split[1]}, f"{where}[{index}]")
+        except RulesetError as error:
+            raise RulesetError(f"{where}[{index}]: {error}") from None
+    return tuple(data)
 
 
 def load_ruleset(spec: str) -> Ruleset:

@@ -283,6 +283,9 @@ def test_json_and_junit_reports(tmp_path: Path) -> None:
                                                                     if c.find("skipped") is not None)
     failure = next(c.find("failure") for c in suites["game"].findall("testcase") if c.find("failure") is not None)
     assert failure is not None and "F7-DEALER-ROTATION" in failure.get("message", "")
+    assert "misreading dealer_fixed" in failure.get("message", "")  # the cause, as the JSON report has it
+    first = next(r for r in report["results"] if r["level"] == "game" and r["outcome"] == FAIL)
+    assert first["causes"][0]["misreading"] == "dealer_fixed" and first["differences"][0]["where"] == first["where"]
 
 
 def test_row_of_another_length_is_reported_without_a_traceback(tmp_path: Path) -> None:

@@ -29,6 +29,7 @@ from flip7_spec.clauses import CLAUSES as REGISTRY
 from flip7_spec.conformance import ERRORED, FAIL
 from flip7_spec.conformance import session as session_module
 from flip7_spec.conformance.cases import Case, scoring_cases
+from flip7_spec.conformance.diagnosis import alternatives
 from flip7_spec.conformance.runner import CaseResult, run_case
 from flip7_spec.conformance.session import Corpus, EngineSpec, run
 from flip7_spec.protocol.adapter import EngineAdapter
@@ -68,6 +69,24 @@ PLANS: dict[str, Plan] = {
     "freeze_not_self": Plan("0", 4),
     "empty_hand_stay": Plan("0", 2),
     "reshuffle_table_cards": Plan("0", 2),
+    "turns_right": Plan("0", 1, fails_at_start=True),
+    "bust_discards": Plan("0", 1),
+    "flip7_takes_all": Plan("0", 4),
+    "spare_chance_discarded": Plan("0", 1),
+    "used_chance_stays": Plan("0", 4),
+    "freeze_card_discarded": Plan("0", 1),
+    "tie_first_seat": Plan("39", 3),
+    "reshuffle_each_round": Plan("0", 1),
+    "flip3_skips_setaside": Plan("0", 2),
+    "chance_ends_flip3": Plan("0", 7),
+    "modifiers_flip7": Plan("0", 6),
+    "game_ends_at_target": Plan("0", 1),
+    "chance_carried_over": Plan("0", 1),
+    "bust_keeps_adds": Plan("0", 1),
+    "x2_adds_two": Plan("0", 1),
+    "frozen_numbers_only": Plan("0", 3),
+    "flip3_draws_two": Plan("0", 1),
+    "dealer_redeals_all_bust": Plan("2", 1),
     # Vengeance mutants (v_*) change the Vengeance game only, so their generated games are Vengeance games.
     "v_halve_rounds_up": Plan("0", 1, ruleset="vengeance"),
     "v_malus_before_halve": Plan("6", 1, ruleset="vengeance"),
@@ -82,6 +101,14 @@ PLANS: dict[str, Plan] = {
     "v_onemore_no_stay": Plan("0", 1, ruleset="vengeance"),
     "v_discard_busted": Plan("5", 3, ruleset="vengeance-basic"),
     "v_deal_actions_discarded": Plan("6", 1, ruleset="vengeance"),
+    "v_zero_may_stay": Plan("0", 1, ruleset="vengeance"),
+    "v_unlucky7_busts_on_7": Plan("1", 3, ruleset="vengeance"),
+    "v_lucky13_first": Plan("1", 2, ruleset="vengeance"),
+    "v_flip4_numbers_only": Plan("0", 3, ruleset="vengeance"),
+    "v_swap_own_card": Plan("0", 2, ruleset="vengeance"),
+    "v_modifier_kept": Plan("0", 1, ruleset="vengeance"),
+    "v_modifier_to_busted": Plan("1", 3, ruleset="vengeance"),
+    "v_deal_actions_after_deal": Plan("0", 1, ruleset="vengeance"),
 }
 
 # The clause each mutant's bug breaks (one of its CLAUSES), as literal markers for the clause coverage.
@@ -104,6 +131,24 @@ MARKS: dict[str, pytest.MarkDecorator] = {
     "freeze_not_self": pytest.mark.clause("F7-FREEZE-SELF"),
     "empty_hand_stay": pytest.mark.clause("F7-STAY-NEEDS-CARD"),
     "reshuffle_table_cards": pytest.mark.clause("F7-RESHUFFLE-TABLE-STAYS"),
+    "turns_right": pytest.mark.clause("F7-DEAL-ORDER"),
+    "bust_discards": pytest.mark.clause("F7-BUST-CARDS-STAY"),
+    "flip7_takes_all": pytest.mark.clause("F7-FLIP7-OTHERS-BANK"),
+    "spare_chance_discarded": pytest.mark.clause("F7-CHANCE-GIVE"),
+    "used_chance_stays": pytest.mark.clause("F7-CHANCE-USE"),
+    "freeze_card_discarded": pytest.mark.clause("F7-FREEZE-KEEPS-CARDS"),
+    "tie_first_seat": pytest.mark.clause("F7-TIE"),
+    "reshuffle_each_round": pytest.mark.clause("F7-DISCARD-PILE"),
+    "flip3_skips_setaside": pytest.mark.clause("F7-FLIP3-COUNTS-ALL"),
+    "chance_ends_flip3": pytest.mark.clause("F7-CHANCE-ENDS-TURN"),
+    "modifiers_flip7": pytest.mark.clause("F7-MOD-NO-BUST"),
+    "game_ends_at_target": pytest.mark.clause("F7-GAME-END"),
+    "chance_carried_over": pytest.mark.clause("F7-CHANCE-ROUND-END"),
+    "bust_keeps_adds": pytest.mark.clause("F7-SCORE-BUST"),
+    "x2_adds_two": pytest.mark.clause("F7-MOD-X2"),
+    "frozen_numbers_only": pytest.mark.clause("F7-FREEZE"),
+    "flip3_draws_two": pytest.mark.clause("F7-FLIP3"),
+    "dealer_redeals_all_bust": pytest.mark.clause("F7-DEALER-ROTATION"),
     "v_halve_rounds_up": pytest.mark.clause("V-SCORE"),
     "v_malus_before_halve": pytest.mark.clause("V-SCORE"),
     "v_halve_bonus": pytest.mark.clause("V-SCORE"),
@@ -117,6 +162,14 @@ MARKS: dict[str, pytest.MarkDecorator] = {
     "v_onemore_no_stay": pytest.mark.clause("V-ONEMORE-STAY"),
     "v_discard_busted": pytest.mark.clause("V-BUST-OUT-OF-PLAY"),
     "v_deal_actions_discarded": pytest.mark.clause("V-ACTION-MANDATORY"),
+    "v_zero_may_stay": pytest.mark.clause("V-ZERO-MUST-HIT"),
+    "v_unlucky7_busts_on_7": pytest.mark.clause("V-UNLUCKY7-NO-BUST"),
+    "v_lucky13_first": pytest.mark.clause("V-LUCKY13-PAIR"),
+    "v_flip4_numbers_only": pytest.mark.clause("V-FLIP4"),
+    "v_swap_own_card": pytest.mark.clause("V-SWAP"),
+    "v_modifier_kept": pytest.mark.clause("V-MOD-TARGET"),
+    "v_modifier_to_busted": pytest.mark.clause("V-MOD-TARGET"),
+    "v_deal_actions_after_deal": pytest.mark.clause("V-DEAL-PAUSE"),
 }
 
 PROCESS_MUTANTS = ("dealer_fixed", "no_flip7_bonus", "flip3_actions_at_once")
@@ -127,10 +180,9 @@ def mutant(name: str) -> ModuleType:
     return importlib.import_module(f"tests.mutants.{name}")
 
 
-def params(names: tuple[str, ...]) -> Iterator[object]:
+def params(names: tuple[str, ...]) -> list[object]:
     """One parameter per mutant, with its clause marker."""
-    for name in names:
-        yield pytest.param(name, marks=[MARKS[name]], id=name)
+    return [pytest.param(name, marks=[MARKS[name]], id=name) for name in names]
 
 
 Results = list[CaseResult]
@@ -221,6 +273,37 @@ def test_mutant_never_errors(name: str, sessions: Callable[[str], tuple[Results,
     results, _ = sessions(name)
     errored = [f"{r.case_id} [{r.level}]: {r.message}" for r in results if r.outcome == ERRORED]
     assert not errored, "\n".join(errored)
+
+
+def readings_of(result: CaseResult) -> set[str]:
+    """The readings the diagnosis named for a failure (every cause it followed, or the one diagnosis), with
+    the readings each cause fits as well."""
+    causes = result.extra.get("causes") or ([result.extra["diagnosis"]] if "diagnosis" in result.extra else [])
+    return {str(r) for cause in causes for r in (cause.get("reading"), *cause.get("also", ())) if r is not None}
+
+
+@pytest.mark.parametrize("name", MUTANTS)
+def test_mutant_readings_are_known(name: str) -> None:
+    """READINGS names readings the diagnosis can give for the mutant's game: option values or catalogue
+    misreadings."""
+    readings = mutant(name).READINGS
+    known = {diagnosis.reading for diagnosis in alternatives(preset(PLANS[name].ruleset))}
+    assert readings, "a mutant declares the readings that explain it"
+    assert readings <= known, f"unknown readings: {sorted(readings - known)}"
+
+
+@pytest.mark.parametrize("name", params(MUTANTS))
+def test_diagnosis_names_the_mutants_reading(name: str, sessions: Callable[[str], tuple[Results, Path]]) -> None:
+    """Every failing generated game of the mutant is explained by one of its READINGS: the reference, replayed
+    under it, reproduces the mutant, so the diagnosis names the bug instead of guessing its clause."""
+    results, _ = sessions(name)
+    expected = mutant(name).READINGS
+    failing = [r for r in failures(results) if generated(r)]
+    assert failing
+    for result in failing:
+        named = readings_of(result)
+        assert named & expected, f"{result.case_id}: {name} plays {sorted(expected)}; the diagnosis named " \
+                                 f"{sorted(named) or 'none (a guess)'}"
 
 
 @pytest.mark.parametrize("name", params(tuple(n for n in MUTANTS if not PLANS[n].fails_at_start)))

@@ -32,7 +32,7 @@ from flop7.core.classes.cards import ALL_CARDS, FREEZE, Card
 from flop7.core.classes.deck import Deck
 from flop7.core.classes.player import Player
 from flop7.core.engine.engine import GameEngine
-from flop7.core.engine.requests import Flip7Event, RoundOverEvent
+from flop7.core.engine.requests import Flip7Event, FlipThreeResolvedEvent, FlipThreeStartEvent, RoundOverEvent
 from flop7.core.enum.decisions import TargetEvent
 
 from flip7_spec.protocol import LEVELS, PROTOCOL_VERSION
@@ -110,12 +110,22 @@ class Flop7Adapter(CallbackAdapter):
                 self._note_statuses(players, stayed=seat(player))
             return hit
 
+        flip_threes = [0]  # Flip Threes started and not yet resolved (they nest)
+
         def target(game: GameEngine, event: TargetEvent, source: Player, eligible: list[Player]) -> Player:
             kind, card = TARGET_KIND[event]
+            if kind == "target" and flip_threes[0]:
+                # flop7 defers a Freeze or Flip Three drawn in a Flip Three and resolves it once the three
+                # cards are drawn, its target choosing: the protocol calls that choice an assignment
+                kind = "assign"
             chosen = ask(Ask(seat(source), kind, sorted(seat(p) for p in eligible), card))
             return players[chosen]
 
         def listen(item: Any) -> None:
+            if isinstance(item, FlipThreeStartEvent):
+                flip_threes[0] += 1
+            elif isinstance(item, FlipThreeResolvedEvent):
+                flip_threes[0] -= 1
             # Every request and event of the round, before flop7's cleanup forgets the statuses (the round's
             # end is announced after it). A Flip 7 makes every player inactive, flop7's way to end the round,
             # so the statuses before it stand.

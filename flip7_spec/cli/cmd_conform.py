@@ -21,6 +21,7 @@ from flip7_spec.cli.common import (
     within,
 )
 from flip7_spec.conformance import ERRORED, FAIL, SKIPPED
+from flip7_spec.conformance.fingerprint import cause_lines, fingerprint_lines, fingerprints, write_fingerprints
 from flip7_spec.conformance.progress import Progress
 from flip7_spec.conformance.report import (
     corpus_lines,
@@ -166,6 +167,10 @@ def _inputs(ruleset_names: tuple[str, ...], fixtures: Path | None, traces: tuple
 @click.option("--junit-xml", type=click.Path(dir_okay=False, path_type=Path), help="write a JUnit XML report")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False, path_type=Path),
               help="write an HTML report: one self-contained file with each failure's table, both sides")
+@click.option("--fingerprint", "fingerprint_path", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+              help="write the engine's fingerprint (the preset plus the readings that explain its failures) as a "
+                   "ruleset file (.json or .toml); `conform --ruleset FILE` then runs against a reference that "
+                   "deviates the same way")
 @click.option("--smoke", is_flag=True, help="only the handshake and one whole short game (is the adapter right?)")
 @click.option("--no-cache", is_flag=True,
               help="search the scoring hands with z3 again instead of reading the shipped or cached results")
@@ -177,7 +182,8 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
             player_counts: tuple[int, ...], fixtures: Path | None, no_fixtures: bool, no_scoring: bool,
             traces: tuple[Path, ...], levels: tuple[str, ...], timeout: float, workers: int,
             save_failures: Path | None, json_path: Path | None, junit_xml: Path | None, smoke: bool,
-            html_path: Path | None, no_cache: bool, verbose: bool, quiet: bool, progress: bool | None) -> None:
+            html_path: Path | None, fingerprint_path: Path | None, no_cache: bool, verbose: bool, quiet: bool,
+            progress: bool | None) -> None:
     """Run the conformance corpus against an engine and report where it breaks the rules.
 
     The corpus: scoring cases (official examples and hands z3 found to catch known misreadings), the
@@ -185,6 +191,12 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
     Each case passes, fails (first divergence: step, decision, JSON path, expected vs found, rule clause),
     is skipped (the engine does not support its ruleset, option or level; counted by reason, -v lists
     them) or errors (crash, timeout, bad reply; with the engine's stderr tail).
+
+    A failure is diagnosed: the reference plays the game again under every other option value and every
+    known misreading (`flip7-spec rules --misreadings`) and names those that reproduce the engine; the case
+    then goes on under that reading to find the next independent deviation. The summary groups failures by
+    cause and ends with the engine's fingerprint (--fingerprint FILE writes it as a ruleset file; `conform
+    --ruleset FILE` then runs against a reference that deviates the same way).
 
     With --trace FILE only those traces run: `conform --engine CMD --trace failures/x.json` re-runs a saved
     failure against the engine.
@@ -198,6 +210,9 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
     if (command is None) == (python is None):
         raise click.UsageError("give exactly one of --engine CMD or --python MODULE:ATTR")
     spec = EngineSpec(command=command, python=python, timeout=timeout)
+    if fingerprint_path is not None and fingerprint_path.suffix.lower() not in (".json", ".toml"):
+        raise click.BadParameter(f"{fingerprint_path}: a fingerprint is a ruleset file: give a .json or .toml name",
+                                 param_hint="--fingerprint")
     if smoke:
         raise click.exceptions.Exit(_smoke(spec))
     fixtures_dir = None if no_fixtures or traces else (fixtures or shipped_fixtures_dir())
@@ -209,8 +224,10 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
                     scoring=not (no_scoring or traces), traces=traces, fresh_hands=no_cache,
                     levels=frozenset(levels) if levels else frozenset({"scoring", "round", "game"}))
     asked = _asked_parts(corpus)
-    reports = _Reports.reserve(json_path, junit_xml, html_path, save_failures,
-                               _inputs(ruleset_names, fixtures_dir, traces))
+    inputs = _inputs(ruleset_names, fixtures_dir, traces)
+    if fingerprint_path is not None:
+        check_distinct([("--fingerprint", fingerprint_path)], inputs)  # a fingerprint must not overwrite an input
+    reports = _Reports.reserve(json_path, junit_xml, html_path, save_failures, inputs)
     bar = Progress(sys.stderr.isatty() and not quiet if progress is None else progress)
     collected: list[CaseResult] = []
 
@@ -257,15 +274,20 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
     shown_from = None if fixtures_dir is None else ("flip7-spec's shipped fixtures" if fixtures is None
                                                    else str(fixtures))
     summary = summary_lines(collected, spec.name, elapsed, decisions, handshake_seconds)
-    for line in [*summary, *corpus_lines(collected, shown_from), *skip_lines(collected)]:
+    for line in [*summary, *corpus_lines(collected, shown_from), *skip_lines(collected), *cause_lines(collected),
+                 *fingerprint_lines(collected)]:
         say(line)
     if stopped is None:
         for line in empty_part_warnings(collected, asked):
             say(line, err=True)
     meta = {"engine": spec.name, "hello": hello, "seed": seed, "games": games, "interrupted": stopped is not None,
             "seconds": round(elapsed, 3), "decisions": decisions,
-            "engine_seconds": round(engine_seconds(collected, handshake_seconds), 3)}
+            "engine_seconds": round(engine_seconds(collected, handshake_seconds), 3),
+            "fingerprint": {base: list(r.deviations) for base, r in fingerprints(collected).items()}}
     reports.write(collected, meta, spec.name, keeper)
+    if fingerprint_path is not None:
+        for written in write_fingerprints(fingerprint_path, collected):
+            say(f"fingerprint written to {written}")
     if stopped is not None:
         say("interrupted: the reports hold the cases that finished", err=True)
         raise click.exceptions.Exit(interruption(stopped))

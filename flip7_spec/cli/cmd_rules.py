@@ -8,6 +8,7 @@ import click
 
 from flip7_spec.clauses import CLAUSES, clauses_for
 from flip7_spec.cli.common import ruleset_option, say, say_json
+from flip7_spec.misreadings import catalogue
 from flip7_spec.registry import definition_of
 from flip7_spec.rulesets import Ruleset, preset
 
@@ -16,12 +17,16 @@ from flip7_spec.rulesets import Ruleset, preset
 @ruleset_option()
 @click.option("--json", "as_json", is_flag=True, help="print the clauses and options as JSON")
 @click.option("--options", "show_options", is_flag=True, help="also list the ruleset's options and values")
-def command(ruleset: Ruleset, as_json: bool, show_options: bool) -> None:
+@click.option("--misreadings", "show_misreadings", is_flag=True,
+              help="also list the game's catalogue of known misreadings (what the diagnosis tries)")
+def command(ruleset: Ruleset, as_json: bool, show_options: bool, show_misreadings: bool) -> None:
     """List every rule clause: id, confidence, statement, source and where in RULES.md.
 
     Confidence is H (official text), M (official source through a paraphrase or relayed ruling) or
     L (inference or a reasoned guess); [option] names the ruleset option that selects between readings.
-    With --options, each option follows with its allowed values and the clause of each reading.
+    With --options, each option follows with its allowed values and the clause of each reading; with
+    --misreadings, the known misreadings of the game that `conform` diagnoses (name, family, clause, what an
+    engine that misreads does): a ruleset's `deviations` may name them.
     """
     clauses = clauses_for(ruleset.game)
     if as_json:
@@ -31,6 +36,10 @@ def command(ruleset: Ruleset, as_json: bool, show_options: bool) -> None:
                 {"id": c.id, "statement": c.statement, "source": c.source, "confidence": c.confidence,
                  "where": c.where, "option": c.option}
                 for c in clauses
+            ],
+            "misreadings": [
+                {"name": m.name, "family": m.family, "clause": m.clause, "description": m.description}
+                for m in catalogue(ruleset.game).values()
             ],
         }, indent=2, sort_keys=True, ensure_ascii=False))
         return
@@ -44,6 +53,11 @@ def command(ruleset: Ruleset, as_json: bool, show_options: bool) -> None:
         say("# options (value in this ruleset; allowed values, each with the clause of its reading)")
         for line in option_lines(ruleset):
             say(line)
+    if show_misreadings:
+        known = catalogue(ruleset.game)
+        say(f"# {len(known)} known misreadings (name, family, clause: what the engine does)")
+        for m in known.values():
+            say(f"{m.name} ({m.family}, {m.clause}): {m.description}")
 
 
 def option_lines(ruleset: Ruleset) -> list[str]:

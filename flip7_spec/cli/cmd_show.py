@@ -10,6 +10,7 @@ from flip7_spec.cli.common import fail, say
 from flip7_spec.htmlreport import render_report, render_trace, report_from
 from flip7_spec.htmlreport.model import is_report, saved_traces
 from flip7_spec.outputs import Output, check_distinct
+from flip7_spec.trace.diffview import NoSavedFailure, render_diff
 from flip7_spec.trace.reader import TraceSource, is_corpus, read_traces
 from flip7_spec.trace.show import ShowError, check_trace, lines_of
 
@@ -50,10 +51,13 @@ def _html(source: TraceSource, output: Output | None) -> None:
 @click.option("--step-numbers", is_flag=True,
               help="start every line of a step with 'step N |' (its first line with 'step N:'), so that "
                    "searching for a step number finds all of it")
+@click.option("--diff", "diff", is_flag=True,
+              help="for a failure saved by `conform --save-failures`: the reference's table and the engine's side "
+                   "by side at the divergence, differing fields marked <>, then the causes")
 @click.option("--html", "html_out", type=click.Path(dir_okay=False, path_type=Path), metavar="OUT",
               help="write one self-contained HTML page to OUT ('-': stdout) instead: the trace round by round "
                    "as tables of cards, a saved failure's two tables side by side, or a conform --json report")
-def command(file: Path, line: int, step_numbers: bool, html_out: Path | None) -> None:
+def command(file: Path, line: int, step_numbers: bool, diff: bool, html_out: Path | None) -> None:
     """Show the trace in FILE (.json, or one line of a .jsonl corpus) for a person.
 
     The header (ruleset, players, Dealer, description), then round by round each step, numbered as
@@ -82,5 +86,13 @@ def command(file: Path, line: int, step_numbers: bool, html_out: Path | None) ->
     finally:
         if output is not None:
             output.discard()  # committed already unless the page could not be made
+    if diff:
+        try:
+            lines = render_diff(source.trace)
+        except NoSavedFailure as error:
+            fail(f"{source.location}: {error}")
+        for text in lines:
+            say(text)
+        return
     for text in lines_of(source.trace, step_numbers=step_numbers):  # printed as made: a long trace streams
         say(text)

@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from flip7_spec.cards import cards
+from flip7_spec.cards import Card, cards
 from flip7_spec.conformance.scoring_hands import hands_for
 from flip7_spec.errors import Flip7Error
-from flip7_spec.play import round_score
+from flip7_spec.play import make_game, round_score
 from flip7_spec.policies import random_policy, threshold_policy
 from flip7_spec.registry import definition_of
 from flip7_spec.rulesets import Ruleset, preset, preset_names, ruleset_from_json
@@ -51,13 +51,23 @@ def scoring_cases(ruleset: Ruleset, fresh: bool = False) -> list[Case]:
     for example in definition.worked_examples:
         hand = cards(example.hand)
         same_scoring = all(getattr(ruleset, name) == getattr(official, name) for name in example.options)
-        expected = example.printed if same_scoring else round_score(ruleset, hand)
+        expected = example.printed if same_scoring and not ruleset.deviations else _score(ruleset, hand)
         out.append(Case(f"scoring:{ruleset.name}:{example.id}", "scoring", ruleset, hand=[c.text for c in hand],
                         expected=expected, clause=example.clause, label="official worked example"))
-    for found in hands_for(ruleset, fresh=fresh):
+    for found in hands_for(ruleset.for_engine(), fresh=fresh):  # the hands that tell the official scoring
+        expected = found.expected if not ruleset.deviations else _score(ruleset, cards(list(found.cards)),
+                                                                         found.busted)
         out.append(Case(f"scoring:{ruleset.name}:{found.id}", "scoring", ruleset, hand=list(found.cards),
-                        busted=found.busted, expected=found.expected, clause=found.clause, label=found.misreading))
+                        busted=found.busted, expected=expected, clause=found.clause, label=found.misreading))
     return out
+
+
+def _score(ruleset: Ruleset, hand: list[Card], busted: bool = False) -> int:
+    """The reference's score of ``hand`` under ``ruleset``, the deviations of a fingerprint included."""
+    if not ruleset.deviations:
+        return round_score(ruleset, hand, busted)
+    players = max(ruleset.min_players, 1)
+    return make_game(ruleset, players, ruleset.deck_cards(players), 0, record=False).score_hand(hand, busted)
 
 
 def _round_count(trace: dict[str, Any]) -> int:

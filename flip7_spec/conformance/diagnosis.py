@@ -1,7 +1,8 @@
 """Diagnosis by counterfactual: which declared reading of the rules the engine behaves as if it played.
 
 At a divergence, the reference is run again on the same deck, dealer, reshuffle orders and decisions under
-each alternative value of each option of the ruleset's game; a reading that reproduces every observation the
+each alternative value of each option of the ruleset's game, and under each known misreading of the game's
+catalogue (:mod:`flip7_spec.misreadings`); a reading that reproduces every observation the
 engine gave, up to and including the divergent one, explains the divergence. Nothing here matches symptoms:
 a reading is named only when the reference, playing it, does exactly what the engine did.
 """
@@ -9,14 +10,16 @@ a reading is named only when the reference, playing it, does exactly what the en
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from flip7_spec.cards import cards
 from flip7_spec.clauses import CLAUSES
 from flip7_spec.errors import ChanceError, Flip7Error
-from flip7_spec.play import new_game
+from flip7_spec.machine import Game
+from flip7_spec.misreadings import catalogue, option_deviation
+from flip7_spec.play import make_game, new_game
 from flip7_spec.rulesets import Ruleset
 
 Projection = Callable[[int, Any], Any]
@@ -25,41 +28,91 @@ Projection = Callable[[int, Any], Any]
 
 @dataclass(frozen=True, slots=True)
 class Diagnosis:
-    """A reading the engine's behaviour matches: the option value, its clause, that clause's confidence."""
+    """A reading the engine's behaviour matches: an option value or a catalogue misreading, its clause and
+    that clause's confidence; ``ruleset`` is the case's ruleset with this reading added (what the reference
+    plays to follow the engine further)."""
 
-    option: str
-    value: Any
+    reading: str
     clause: str
     confidence: str
+    description: str = ""
+    option: str | None = None
+    value: Any = None
+    ruleset: Ruleset | None = field(default=None, compare=False, repr=False)
+    also: tuple[str, ...] = ()
+    """Other readings that reproduce the engine here just as well (the case cannot tell them apart)."""
 
     @property
-    def reading(self) -> str:
-        return f"{self.option}={json.dumps(self.value)}"
+    def is_misreading(self) -> bool:
+        return self.option is None
 
     def describe(self) -> str:
         """One line for people: the engine behaves as if <reading> [clause, confidence]."""
-        return f"the engine behaves as if {self.reading} [{self.clause}, {self.confidence}]"
+        if self.is_misreading:
+            text = f"the engine behaves as if {self.description} (misreading {self.reading}) " \
+                   f"[{self.clause}, {self.confidence}]"
+        else:
+            text = f"the engine behaves as if {self.reading} [{self.clause}, {self.confidence}]"
+        if self.also:
+            text += f"; this case fits {', '.join(self.also)} as well"
+        return text
 
     def to_json(self) -> dict[str, Any]:
-        return {"option": self.option, "value": self.value, "reading": self.reading, "clause": self.clause,
-                "confidence": self.confidence, "text": self.describe()}
+        out: dict[str, Any] = {"reading": self.reading, "clause": self.clause, "confidence": self.confidence,
+                               "text": self.describe()}
+        if self.is_misreading:
+            out["misreading"] = self.reading
+            out["description"] = self.description
+        else:
+            out["option"] = self.option
+            out["value"] = self.value
+        if self.also:
+            out["also"] = list(self.also)
+        return out
 
 
-def alternatives(ruleset: Ruleset) -> Iterator[tuple[str, Any, Ruleset]]:
-    """Every other allowed value of every option of ``ruleset``'s game with a finite set of values, with the
-    ruleset that reads it (values the ruleset refuses in combination are left out)."""
+def _first_of(matches: Iterable[Diagnosis]) -> Diagnosis | None:
+    """The first matching reading, with the other matches listed in its ``also``."""
+    found = list(matches)
+    if not found:
+        return None
+    return replace(found[0], also=tuple(d.reading for d in found[1:]))
+
+
+def _confidence(clause_id: str) -> str:
+    clause = CLAUSES.get(clause_id)
+    return clause.confidence if clause else "?"
+
+
+def alternatives(ruleset: Ruleset) -> Iterator[Diagnosis]:
+    """Every reading the engine could be playing instead of ``ruleset``: each other allowed value of each
+    option with a finite set of values (option by option, in the game's order), then each misreading of the
+    game's catalogue not already among the ruleset's deviations. Each comes with the ruleset that plays it
+    (the reading added to the deviations, so that an engine can still be sent the ruleset it declared)."""
+    played = ruleset.played()
     for name, option in ruleset.OPTIONS.items():
         values = option.values()
         if values is None:
             continue
-        current = getattr(ruleset, name)
+        current = getattr(played, name)
         for value in values:
             if type(value) is type(current) and value == current:
                 continue
+            reading = option_deviation(name, value)
             try:
-                yield name, value, ruleset.with_options(**{name: value})
+                variant = replace(ruleset, deviations=(*ruleset.deviations, reading))
+                variant.played()
             except Flip7Error:
-                continue
+                continue  # a value the ruleset refuses in combination
+            clause_id = ruleset.OPTIONS[name].clause_of(value)
+            yield Diagnosis(reading, clause_id, _confidence(clause_id), option=name, value=value, ruleset=variant)
+    taken = set(ruleset.misreadings())
+    for misreading in catalogue(ruleset.game).values():
+        if misreading.name in taken:
+            continue
+        variant = replace(ruleset, deviations=(*ruleset.deviations, misreading.name))
+        yield Diagnosis(misreading.name, misreading.clause, _confidence(misreading.clause),
+                        misreading.description, ruleset=variant)
 
 
 def _canonical(value: Any) -> str:
@@ -70,17 +123,35 @@ def reproduces(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Se
                decisions: Sequence[Any], found: Sequence[Any], upto: int, project: Projection) -> bool:
     """Whether the reference under ``ruleset``, given the trace's setup and decisions, shows the engine's
     observations ``found[0..upto]`` (after projection) exactly."""
+    def same(position: int, observation: Any) -> bool:
+        return _canonical(project(position, observation)) == _canonical(project(position, found[position]))
+
     try:
-        game, _ = new_game(ruleset, header["players"], list(header["deck"]), dealer=header["dealer"],
-                           reshuffles=[cards(list(order)) for order in reshuffles], record=False)
+        # Most readings already differ at the divergent position: look there first, without building the
+        # observations on the way (the costly part), and check every earlier position only for a match.
+        game = _replayed(ruleset, header, reshuffles, decisions, upto)
+        if not same(upto, game.observation()):
+            return False
+        game = _replayed(ruleset, header, reshuffles, (), 0)
         for position in range(upto + 1):
             if position > 0:
                 game.apply(decisions[position - 1])
-            if _canonical(project(position, game.observation())) != _canonical(project(position, found[position])):
+            if not same(position, game.observation()):
                 return False
     except (Flip7Error, IndexError, KeyError, TypeError):
         return False  # the decisions or the reshuffle orders do not fit this reading
     return True
+
+
+def _replayed(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Sequence[str]],
+              decisions: Sequence[Any], count: int) -> Game:
+    """The reference under ``ruleset`` after the trace's first ``count`` decisions (its deck is checked once,
+    by the runner, not here)."""
+    game, _ = new_game(ruleset, header["players"], list(header["deck"]), dealer=header["dealer"],
+                       reshuffles=[cards(list(order)) for order in reshuffles], record=False, check_deck=False)
+    for choice in decisions[:count]:
+        game.apply(choice)
+    return game
 
 
 def is_reshuffle_problem(error: BaseException) -> bool:
@@ -113,21 +184,65 @@ def diagnose_reshuffle(ruleset: Ruleset, header: dict[str, Any], reshuffles: Seq
                        decisions: Sequence[Any], found: Sequence[Any], project: Projection) -> Diagnosis | None:
     """For an engine that stopped on the reshuffle orders: the first alternative reading under which the
     reference shows the same observations and then needs a reshuffle the orders do not fit, too."""
-    for name, value, alternative in alternatives(ruleset):
-        if needs_other_reshuffle(alternative, header, reshuffles, decisions, found, project):
-            clause_id = ruleset.OPTIONS[name].clause_of(value)
-            clause = CLAUSES.get(clause_id)
-            return Diagnosis(name, value, clause_id, clause.confidence if clause else "?")
+    for diagnosis in alternatives(ruleset):
+        assert diagnosis.ruleset is not None
+        if needs_other_reshuffle(diagnosis.ruleset, header, reshuffles, decisions, found, project):
+            return diagnosis
     return None
+
+
+def diagnoses(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Sequence[str]],
+              decisions: Sequence[Any], found: Sequence[Any], upto: int, project: Projection) -> list[Diagnosis]:
+    """Every alternative reading (:func:`alternatives`, in order) under which the reference reproduces the
+    engine's observations through position ``upto``, each listing the others in its ``also``."""
+    matches = [d for d in alternatives(ruleset)
+               if d.ruleset is not None and reproduces(d.ruleset, header, reshuffles, decisions, found, upto, project)]
+    return [replace(d, also=tuple(o.reading for o in matches if o is not d)) for d in matches]
 
 
 def diagnose(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Sequence[str]],
              decisions: Sequence[Any], found: Sequence[Any], upto: int, project: Projection) -> Diagnosis | None:
-    """The first alternative reading (option by option, in the game's order) under which the reference
-    reproduces the engine's observations through position ``upto``; None when no known reading does."""
-    for name, value, alternative in alternatives(ruleset):
-        if reproduces(alternative, header, reshuffles, decisions, found, upto, project):
-            clause_id = ruleset.OPTIONS[name].clause_of(value)
-            clause = CLAUSES.get(clause_id)
-            return Diagnosis(name, value, clause_id, clause.confidence if clause else "?")
-    return None
+    """The first of :func:`diagnoses` (with the others in its ``also``); None when no known reading fits."""
+    found_readings = diagnoses(ruleset, header, reshuffles, decisions, found, upto, project)
+    return found_readings[0] if found_readings else None
+
+
+def reference_observations(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Sequence[str]],
+                           decisions: Sequence[Any], count: int) -> list[Any]:
+    """The reference's observations under ``ruleset`` (deviations included) at the first ``count`` positions
+    of the trace (the start, then after each decision); fewer when the reference cannot go on (a decision
+    it does not allow, or a reshuffle the trace does not hold)."""
+    out: list[Any] = []
+    try:
+        game, _ = new_game(ruleset, header["players"], list(header["deck"]), dealer=header["dealer"],
+                           reshuffles=[cards(list(order)) for order in reshuffles], record=False)
+        out.append(game.observation())
+        for choice in decisions[:max(0, count - 1)]:
+            game.apply(choice)
+            out.append(game.observation())
+    except (Flip7Error, IndexError, KeyError, TypeError):
+        pass
+    return out
+
+
+def hand_score(ruleset: Ruleset, hand: Sequence[str], busted: bool) -> int:
+    """The round score the reference gives ``hand`` under ``ruleset``, its deviations included."""
+    players = max(ruleset.min_players, 1)
+    game = make_game(ruleset, players, ruleset.deck_cards(players), 0, record=False)
+    return game.score_hand(cards(list(hand)), busted)
+
+
+def diagnose_score(ruleset: Ruleset, hand: Sequence[str], busted: bool, found: Any) -> Diagnosis | None:
+    """The first alternative reading (:func:`alternatives`) under which the reference scores ``hand`` as the
+    engine did, with the others that do too; None when no known reading does."""
+    if isinstance(found, bool) or not isinstance(found, int):
+        return None
+    return _first_of(d for d in alternatives(ruleset)
+                     if d.ruleset is not None and _scores(d.ruleset, hand, busted) == found)
+
+
+def _scores(ruleset: Ruleset, hand: Sequence[str], busted: bool) -> int | None:
+    try:
+        return hand_score(ruleset, hand, busted)
+    except (Flip7Error, IndexError, KeyError, TypeError, ValueError):
+        return None

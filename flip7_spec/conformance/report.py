@@ -31,6 +31,10 @@ def _short(value: Any) -> str:
     return text if len(text) <= 120 else text[:117] + "..."
 
 
+SHOWN_DIFFERENCES = 3
+"""Differing fields a failure shows on the terminal besides the first (the JSON report has them all)."""
+
+
 def describe(result: CaseResult) -> list[str]:
     """The lines that explain a failed, errored or skipped result."""
     if result.outcome == FAIL:
@@ -39,9 +43,21 @@ def describe(result: CaseResult) -> list[str]:
         lines = [f"FAIL {result.case_id} [{result.level}]{at}{decision}",
                  f"     {result.where}: expected {_short(result.expected)}, found {_short(result.found)}"
                  f"  [clause {result.clause}{' (a guess)' if result.extra.get('blame') == 'guess' else ''}]"]
-        diagnosis = result.extra.get("diagnosis")
-        if isinstance(diagnosis, dict):
-            lines.append(f"     {diagnosis.get('text')}")
+        others = [d for d in result.extra.get("differences", []) if d.get("where") != result.where]
+        for other in others[:SHOWN_DIFFERENCES]:
+            lines.append(f"     {other['where']}: expected {_short(other['expected'])}, found {_short(other['found'])}")
+        if len(others) > SHOWN_DIFFERENCES:
+            more = len(others) - SHOWN_DIFFERENCES
+            lines.append(f"     ... {more} more fields differ at this step (--json lists them)")
+        causes = result.extra.get("causes")
+        if isinstance(causes, list) and len(causes) > 1:
+            for number, cause in enumerate(causes, 1):
+                at = "" if cause.get("step") is None else f"at step {cause['step']}: "
+                lines.append(f"     cause {number}: {at}{cause.get('text')}")
+        else:
+            diagnosis = result.extra.get("diagnosis")
+            if isinstance(diagnosis, dict):
+                lines.append(f"     {diagnosis.get('text')}")
         if result.label:
             lines.append(f"     catches: {result.label}")
         if result.shrunk:
@@ -186,8 +202,7 @@ def junit_report(results: Sequence[CaseResult], engine: str) -> str:
                                  name=xml_text(result.case_id), time=f"{result.seconds:.4f}")
             text = xml_text("\n".join(describe(result)))
             if result.outcome == FAIL:
-                ET.SubElement(case, "failure", message=xml_text(f"clause {result.clause}: {result.where}")
-                              ).text = text
+                ET.SubElement(case, "failure", message=xml_text(failure_message(result))).text = text
             elif result.outcome == ERRORED:
                 ET.SubElement(case, "error", message=xml_text(result.message[:200])).text = text
             elif result.outcome == SKIPPED:
@@ -198,6 +213,17 @@ def junit_report(results: Sequence[CaseResult], engine: str) -> str:
 def write_json(path: Path, results: Sequence[CaseResult], meta: dict[str, Any]) -> None:
     """Write :func:`json_report` to ``path``, whole or not at all."""
     write_file(path, json_report(results, meta), "JSON report")
+
+
+def failure_message(result: CaseResult) -> str:
+    """One line for a failure: its clause, where, and its causes (or that the clause is a guess)."""
+    causes = result.extra.get("causes")
+    if not isinstance(causes, list) or not causes:
+        diagnosis = result.extra.get("diagnosis")
+        causes = [diagnosis] if isinstance(diagnosis, dict) else []
+    readings = [str(c.get("text")) for c in causes if isinstance(c, dict) and c.get("text")]
+    why = "; ".join(readings) if readings else "no known reading reproduces the engine (the clause is a guess)"
+    return f"clause {result.clause}: {result.where}: {why}"
 
 
 def write_junit(path: Path, results: Sequence[CaseResult], engine: str) -> None:

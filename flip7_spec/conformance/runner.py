@@ -9,13 +9,21 @@ from typing import Any
 
 from flip7_spec.conformance import ERRORED, FAIL, PASS, SKIPPED
 from flip7_spec.conformance.cases import Case
-from flip7_spec.conformance.diagnosis import Diagnosis, diagnose, diagnose_reshuffle, is_reshuffle_problem
+from flip7_spec.conformance.diagnosis import (
+    Diagnosis,
+    diagnose,
+    diagnose_reshuffle,
+    diagnose_score,
+    diagnoses,
+    is_reshuffle_problem,
+    reference_observations,
+)
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure, Skipped
 from flip7_spec.protocol.process import ProcessEngine
 from flip7_spec.protocol.schema import message_errors
 from flip7_spec.registry import Role, definition_of
 from flip7_spec.rulesets import Ruleset, preset
-from flip7_spec.trace.compare import blame, step_difference
+from flip7_spec.trace.compare import blame, differences, first_difference, step_difference
 from flip7_spec.trace.record import trace_reshuffles
 from flip7_spec.trace.schema import json_path
 
@@ -92,13 +100,19 @@ def _preset_or_none(name: str) -> Ruleset | None:
 
 def run_scoring(engine: EngineAdapter, case: Case) -> CaseResult:
     """Send the hand and compare the score with the specification's."""
-    found = engine.score(case.ruleset.to_json(), case.hand, case.busted)
+    found = engine.score(case.ruleset.for_engine().to_json(), case.hand, case.busted)
     if step_difference(case.expected, found) is None:  # exact: 72.0 and true are not 72 and 1
         return CaseResult(case.id, "scoring", PASS, label=case.label)
     hand = " ".join(case.hand) + (" (busted)" if case.busted else "")
-    return CaseResult(case.id, "scoring", FAIL, f"score of {hand}", where="$.score", expected=case.expected,
-                      found=found, clause=case.clause, label=case.label,
-                      extra={"hand": list(case.hand), "busted": case.busted})
+    failure = CaseResult(case.id, "scoring", FAIL, f"score of {hand}", where="$.score", expected=case.expected,
+                         found=found, clause=case.clause, label=case.label,
+                         extra={"hand": list(case.hand), "busted": case.busted})
+    diagnosis = diagnose_score(case.ruleset, case.hand, case.busted, found)
+    _explain(failure, diagnosis)
+    if diagnosis is not None:
+        failure.extra["causes"] = [{**diagnosis.to_json(), "step": None}]
+        failure.extra["deviations"] = list(diagnosis.ruleset.deviations if diagnosis.ruleset else ())
+    return failure
 
 
 def _round_end_index(steps: list[dict[str, Any]]) -> int | None:
@@ -147,7 +161,7 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool) -> list[CaseResult
         if found_end is not None:
             round_end = found_end
             end = found_end + 1
-    ruleset_json = case.ruleset.to_json()
+    ruleset_json = case.ruleset.for_engine().to_json()  # the engine plays its own deviations
     expected_all = [trace.get("start", {}).get("observation")] + [s.get("observation") for s in steps[:end]]
     decisions = [{"player": s["decision"].get("player"), "kind": s["decision"].get("kind"),
                   "choice": s["decision"]["choice"]} for s in steps[:end]]
@@ -201,8 +215,22 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool) -> list[CaseResult
                                     raw=json.dumps(observed)[:2000])
             failure = _failure(case, case.level, trace, step, step_index, prefix, difference, expected, position)
             failure.extra.update(observations)
-            _explain(failure, diagnose(case.ruleset, header, reshuffles, [d["choice"] for d in decisions],
-                                       found_all, position, _projection(round_end)))
+            failure.extra["differences"] = [
+                {"where": json_path([*prefix, "observation", *d.path]), "expected": d.expected, "found": d.found}
+                for d in differences(strip_options(expected), strip_options(found))]
+            choices = [d["choice"] for d in decisions]
+            follow = _Follow(header, reshuffles, choices, found_all, indices, _projection(round_end))
+            matches = diagnoses(case.ruleset, header, reshuffles, choices, found_all, position, follow.project)
+            if not matches:
+                _explain(failure, None)
+                return [failure]
+            path = follow.path(matches, position, 1)
+            first = path.causes[0]
+            assert isinstance(first, Diagnosis)
+            _explain(failure, first)
+            failure.extra["causes"] = [follow.cause_json(cause, at) for cause, at in zip(path.causes, path.steps,
+                                                                                         strict=True)]
+            failure.extra["deviations"] = list(path.ruleset.deviations)
             return [failure]
     if stopped is not None:
         if legal_problem is None and is_reshuffle_problem(stopped):
@@ -280,9 +308,93 @@ def _explain(failure: CaseResult, diagnosis: Diagnosis | None) -> None:
         failure.message += " (no known reading reproduces the engine; the clause is a guess)"
         return
     failure.extra["diagnosis"] = diagnosis.to_json()
+    if diagnosis.ruleset is not None:
+        failure.extra["base"] = diagnosis.ruleset.base or diagnosis.ruleset.name
     failure.extra["blame"] = "diagnosed"
     failure.clause = diagnosis.clause
     failure.message += f"; {diagnosis.describe()}"
+
+
+MAX_CAUSES = 4
+"""Causes one case reports at most: past each explained divergence the case goes on under that reading."""
+
+
+BRANCHES = 3
+"""Readings tried at one divergence when the first leads to a later divergence that none explains."""
+
+
+@dataclass(slots=True)
+class _Path:
+    """An explanation of a case from one divergence on: a cause per divergence (a reading, or None for one no
+    known reading explains), the positions, and the ruleset with every reading found."""
+
+    causes: list[Diagnosis | None]
+    steps: list[int]
+    ruleset: Ruleset
+
+    @property
+    def explained(self) -> int:
+        return sum(c is not None for c in self.causes)
+
+
+@dataclass(slots=True)
+class _Follow:
+    """Past an explained divergence: the case goes on with the reference under the readings found so far, to
+    find and diagnose the next independent divergence, until the engine's observations run out or
+    :data:`MAX_CAUSES`. When several readings fit a divergence and the first leads to a divergence that none
+    explains, the next ones are tried (up to :data:`BRANCHES`): the explanation kept is the first that
+    explains every divergence, else the one that explains the most."""
+
+    header: dict[str, Any]
+    reshuffles: list[list[str]]
+    choices: list[Any]
+    found: list[Any]
+    indices: list[int]
+    project: Any
+    _unexplained: dict[int, tuple[Any, Any]] = field(default_factory=dict)
+    """Both observations at each divergence no known reading explains (for its report)."""
+
+    def path(self, matches: list[Diagnosis], at: int, depth: int) -> _Path:
+        best: _Path | None = None
+        for diagnosis in matches[:BRANCHES]:
+            assert diagnosis.ruleset is not None
+            candidate = self._after(diagnosis, diagnosis.ruleset, at, depth)
+            if None not in candidate.causes:
+                return candidate
+            if best is None or candidate.explained > best.explained:
+                best = candidate
+        assert best is not None
+        return best
+
+    def _after(self, diagnosis: Diagnosis, ruleset: Ruleset, at: int, depth: int) -> _Path:
+        here = _Path([diagnosis], [at], ruleset)
+        if depth >= MAX_CAUSES:
+            return here
+        expected = reference_observations(ruleset, self.header, self.reshuffles, self.choices, len(self.found))
+        upto = min(len(expected), len(self.found))
+        nxt = next((k for k in range(at + 1, upto)
+                    if _canonical(self.project(k, expected[k])) != _canonical(self.project(k, self.found[k]))), None)
+        if nxt is None:
+            return here
+        further = diagnoses(ruleset, self.header, self.reshuffles, self.choices, self.found, nxt, self.project)
+        if not further:
+            self._unexplained[nxt] = (expected[nxt], self.found[nxt])
+            return _Path([diagnosis, None], [at, nxt], ruleset)
+        rest = self.path(further, nxt, depth + 1)
+        return _Path([diagnosis, *rest.causes], [at, *rest.steps], rest.ruleset)
+
+    def cause_json(self, cause: Diagnosis | None, at: int) -> dict[str, Any]:
+        """One cause as the reports carry it, with its step (a trace step index; None for the start)."""
+        step = None if at == 0 else self.indices[at - 1]
+        if cause is not None:
+            return {**cause.to_json(), "step": step}
+        expected, found = self._unexplained.get(at, (None, None))
+        difference = first_difference(strip_options(self.project(at, expected)),
+                                      strip_options(self.project(at, found)))
+        prefix: list[str | int] = ["start"] if at == 0 else ["steps", step if step is not None else 0]
+        return {"reading": None, "step": step,
+                "where": json_path([*prefix, "observation", *(difference.path if difference else ())]),
+                "text": "a further divergence that no known reading explains"}
 
 
 def run_case(engine: EngineAdapter, case: Case, hello: dict[str, Any]) -> list[CaseResult]:

@@ -25,6 +25,7 @@ from flip7_spec.conformance.engines import (
     handshake,
     rerun_command,
 )
+from flip7_spec.conformance.fingerprint import fingerprint_cases
 from flip7_spec.conformance.runner import CaseResult
 from flip7_spec.conformance.workers import WorkerPool
 from flip7_spec.rulesets import Ruleset
@@ -73,6 +74,7 @@ class Corpus:
         """The fixture cases (read once)."""
         if self._fixture_cases is None:
             found = fixture_cases(self.fixtures) if self.fixtures is not None and self.fixtures.is_dir() else []
+            found = fingerprint_cases(found, self.ruleset_list)  # a fingerprint's reference deviates
             self._fixture_cases = [case for case in found if case.level in self.levels]
         return self._fixture_cases
 

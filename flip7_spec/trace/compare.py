@@ -157,3 +157,29 @@ def _row(expected: dict[str, Any] | None, seat: int) -> dict[str, Any]:
     except (KeyError, IndexError, TypeError):
         return {}
     return row if isinstance(row, dict) else {}
+
+
+def differences(expected: Any, found: Any, limit: int = 50) -> list[Difference]:
+    """Every place (up to ``limit``) where ``found`` differs from ``expected``, in the reading order of
+    :func:`first_difference` (whose answer is the first of these)."""
+    out: list[Difference] = []
+    _collect(expected, found, (), out, limit)
+    return out
+
+
+def _collect(expected: Any, found: Any, path: tuple[str | int, ...], out: list[Difference], limit: int) -> None:
+    if len(out) >= limit:
+        return
+    if isinstance(expected, dict) and isinstance(found, dict):
+        for key in _key_order({**expected, **found}):
+            _collect(expected.get(key, _MISSING), found.get(key, _MISSING), (*path, key), out, limit)
+        return
+    if isinstance(expected, list) and isinstance(found, list):
+        for index in range(max(len(expected), len(found))):
+            left = expected[index] if index < len(expected) else _MISSING
+            right = found[index] if index < len(found) else _MISSING
+            _collect(left, right, (*path, index), out, limit)
+        return
+    single = first_difference(expected, found, path)
+    if single is not None:
+        out.append(single)

@@ -15,6 +15,7 @@ from flip7_spec.rulesets import Ruleset
 from tests.mutants._support import MutantAdapter, ScoredGame
 
 CLAUSES = {"F7-SCORE-BUST", "F7-SCORE"}
+READINGS = {"bust_banks_cards"}
 
 
 class Engine(MutantAdapter):

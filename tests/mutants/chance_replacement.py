@@ -14,6 +14,7 @@ from flip7_spec.protocol.server import serve
 from tests.mutants._support import MutantAdapter
 
 CLAUSES = {"F7-CHANCE-ENDS-TURN", "F7-CHANCE-USE"}
+READINGS = {"second_chance_ends_turn=false"}
 
 
 class Engine(MutantAdapter):

@@ -13,6 +13,7 @@ from flip7_spec.protocol.server import serve
 from tests.mutants._support import MutantAdapter
 
 CLAUSES = {"F7-CHANCE-GIVE", "F7-CHANCE-KEEP"}
+READINGS = {"second_chance_kept_twice"}
 
 
 class HoardingGame(Flip7Game):

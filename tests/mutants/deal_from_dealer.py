@@ -14,6 +14,7 @@ from flip7_spec.protocol.server import serve
 from tests.mutants._support import MutantAdapter
 
 CLAUSES = {"F7-DEAL-ORDER", "F7-DEAL"}
+READINGS = {'deal_start="dealer"'}
 
 
 class Engine(MutantAdapter):

@@ -11,6 +11,7 @@ from flip7_spec.protocol.server import serve
 from tests.mutants._support import MutantAdapter
 
 CLAUSES = {"F7-DEALER-ROTATION"}
+READINGS = {"dealer_fixed"}
 
 
 class FixedDealerGame(Flip7Game):

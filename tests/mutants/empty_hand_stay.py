@@ -12,6 +12,7 @@ from flip7_spec.protocol.server import serve
 from tests.mutants._support import MutantAdapter
 
 CLAUSES = {"F7-STAY-NEEDS-CARD", "F7-FORCED-CHOICE"}
+READINGS = {"stay_with_no_cards"}
 
 
 class EmptyStayGame(Flip7Game):

@@ -14,6 +14,7 @@ from flip7_spec.protocol.server import serve
 from tests.mutants._support import MutantAdapter
 
 CLAUSES = {"F7-FLIP3-SETASIDE", "F7-FLIP3"}
+READINGS = {"flip3_actions_at_once"}
 
 
 class EagerGame(Flip7Game):

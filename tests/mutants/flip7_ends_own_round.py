@@ -15,6 +15,7 @@ from flip7_spec.scoring import FLIP7_SIZE
 from tests.mutants._support import MutantAdapter
 
 CLAUSES = {"F7-FLIP7", "F7-ROUND-END"}
+READINGS = {"flip7_ends_own_turn"}
 
 
 class SoloFlip7Game(Flip7Game):

@@ -14,6 +14,7 @@ from flip7_spec.protocol.server import serve
 from tests.mutants._support import MutantAdapter
 
 CLAUSES = {"F7-FREEZE-SELF", "F7-ACTION-TARGET"}
+READINGS = {"freeze_not_self"}
 
 
 class OthersOnlyTarget(Target):

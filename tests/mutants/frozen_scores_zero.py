@@ -16,6 +16,7 @@ from flip7_spec.rulesets import Ruleset
 from tests.mutants._support import MutantAdapter, ScoredGame
 
 CLAUSES = {"F7-FREEZE", "F7-SCORE"}
+READINGS = {"frozen_banks_nothing"}
 
 
 class Engine(MutantAdapter):

@@ -15,6 +15,7 @@ from flip7_spec.rulesets import Ruleset
 from tests.mutants._support import MutantAdapter, ScoredGame
 
 CLAUSES = {"F7-FLIP7-BONUS", "F7-SCORE"}
+READINGS = {"no_flip7_bonus"}
 
 
 class Engine(MutantAdapter):

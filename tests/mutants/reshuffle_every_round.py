@@ -12,6 +12,7 @@ from flip7_spec.protocol.server import serve
 from tests.mutants._support import MutantAdapter
 
 CLAUSES = {"F7-DISCARD-PILE", "F7-RESHUFFLE"}
+READINGS = {"discard_back_each_round"}
 
 
 class RecyclingGame(Flip7Game):

@@ -14,6 +14,7 @@ from flip7_spec.protocol.server import serve
 from tests.mutants._support import MutantAdapter
 
 CLAUSES = {"F7-RESHUFFLE-TABLE-STAYS", "F7-RESHUFFLE"}
+READINGS = {"reshuffle_takes_table_cards"}
 
 
 class TableShufflingGame(Flip7Game):

@@ -14,6 +14,7 @@ from flip7_spec.protocol.server import serve
 from tests.mutants._support import MutantAdapter
 
 CLAUSES = {"F7-FLIP3-SETASIDE-BUST", "F7-SETASIDE-PASS-VARIANT"}
+READINGS = {'set_aside_on_bust="pass_to_other_active"'}
 
 
 class Engine(MutantAdapter):

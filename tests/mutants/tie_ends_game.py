@@ -14,6 +14,7 @@ from flip7_spec.protocol.server import serve
 from tests.mutants._support import MutantAdapter
 
 CLAUSES = {"F7-TIE", "F7-GAME-END"}
+READINGS = {'tie_at_target="shared_win"'}
 
 
 class Engine(MutantAdapter):

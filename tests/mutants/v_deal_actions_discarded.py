@@ -17,6 +17,7 @@ from flip7_spec.protocol.server import serve
 from tests.mutants._support import VengeanceMutantAdapter
 
 CLAUSES = {"V-ACTION-MANDATORY", "V-SWAP", "V-STEAL"}  # the rule, and the actions it skips
+READINGS = {"deal_table_actions_discarded"}
 
 TABLE_ACTIONS: Final = frozenset({Kind.STEAL, Kind.SWAP, Kind.DISCARD})
 

@@ -16,6 +16,7 @@ from flip7_spec.protocol.server import serve
 from tests.mutants._support import VengeanceMutantAdapter
 
 CLAUSES = {"V-BUST-OUT-OF-PLAY", "V-DISCARD"}
+READINGS = {"busted_cards_discardable"}
 
 
 class FaceDownDiscard(Discard):

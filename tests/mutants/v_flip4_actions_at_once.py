@@ -13,6 +13,7 @@ from flip7_spec.protocol.server import serve
 from tests.mutants._support import VengeanceMutantAdapter
 
 CLAUSES = {"V-FLIP4-HOLD", "V-FLIP4"}
+READINGS = {"flip4_actions_at_once"}
 
 
 class EagerFlipFourGame(VengeanceGame):

@@ -18,6 +18,8 @@ from flip7_spec.rulesets import Ruleset
 from tests.mutants._support import VengeanceMutantAdapter, VScoredGame, halvings, malus
 
 CLAUSES = {"V-SCORE", "V-FLIP7"}
+# With no -N card in the row, halving the bonus with the Numbers is the whole_total reading.
+READINGS = {"halve_bonus", 'halve_order="whole_total"'}
 
 
 class Engine(VengeanceMutantAdapter):

@@ -16,6 +16,7 @@ from flip7_spec.rulesets import Ruleset
 from tests.mutants._support import VengeanceMutantAdapter, VScoredGame, halvings, malus
 
 CLAUSES = {"V-SCORE"}
+READINGS = {"halve_rounds_up"}
 
 
 class Engine(VengeanceMutantAdapter):

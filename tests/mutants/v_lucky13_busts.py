@@ -15,6 +15,9 @@ from tests.mutants._support import VengeanceMutantAdapter
 
 # A game where only the Lucky 13 matters plays exactly as special_numbers = false: the diagnosis may say so.
 CLAUSES = {"V-LUCKY13-PAIR", "V-BUST", "V-SPECIAL-NUMBERS"}
+# The Lucky 13 arriving second busts here as under lucky13_must_come_first; a game where only the Lucky 13
+# matters plays as special_numbers = false.
+READINGS = {"lucky13_no_pair", "lucky13_must_come_first", "special_numbers=false"}
 
 
 class PlainThirteenGame(VengeanceGame):

@@ -17,6 +17,8 @@ from flip7_spec.rulesets import Ruleset
 from tests.mutants._support import VengeanceMutantAdapter, VScoredGame, halvings, malus
 
 CLAUSES = {"V-SCORE"}
+# Without a Flip 7, subtracting the -N cards before halving is the whole_total reading.
+READINGS = {"malus_before_halve", 'halve_order="whole_total"'}
 
 
 class Engine(VengeanceMutantAdapter):

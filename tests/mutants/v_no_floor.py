@@ -14,6 +14,7 @@ from flip7_spec.protocol.server import serve
 from tests.mutants._support import VengeanceMutantAdapter
 
 CLAUSES = {"V-SCORE-FLOOR", "V-SCORE"}
+READINGS = {"negative_scores=true"}
 
 
 class Engine(VengeanceMutantAdapter):

@@ -13,6 +13,8 @@ from flip7_spec.protocol.server import serve
 from tests.mutants._support import VengeanceMutantAdapter
 
 CLAUSES = {"V-ONEMORE-STAY", "V-ONEMORE"}
+# A target holding The Zero plays on under either reading.
+READINGS = {"onemore_no_stay", "onemore_zero_keeps_hitting"}
 
 
 class NoStayJustOneMore(JustOneMore):

@@ -13,6 +13,7 @@ from flip7_spec.protocol.server import serve
 from tests.mutants._support import VengeanceMutantAdapter
 
 CLAUSES = {"V-STAYED-TARGET", "V-ACTION-TARGET", "V-STAY-NO-BANK"}
+READINGS = {"stayed_untargetable"}
 
 
 class BankedStayGame(VengeanceGame):

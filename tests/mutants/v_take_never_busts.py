@@ -14,6 +14,7 @@ from flip7_spec.protocol.server import serve
 from tests.mutants._support import VengeanceMutantAdapter
 
 CLAUSES = {"V-BUST-BY-ACTION", "V-BUST"}
+READINGS = {"taken_card_never_busts"}
 
 
 class SafeTakeGame(VengeanceGame):

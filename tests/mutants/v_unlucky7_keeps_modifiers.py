@@ -14,6 +14,7 @@ from flip7_spec.protocol.server import serve
 from tests.mutants._support import VengeanceMutantAdapter
 
 CLAUSES = {"V-UNLUCKY7-WIPE"}
+READINGS = {"unlucky7_keeps_modifiers"}
 
 
 class NumbersOnlyWipeGame(VengeanceGame):

@@ -17,6 +17,8 @@ from flip7_spec.rulesets import Ruleset
 from tests.mutants._support import VengeanceMutantAdapter, VScoredGame
 
 CLAUSES = {"V-ZERO-SCORE", "V-SCORE"}
+# A game where only The Zero's score matters plays as special_numbers = false.
+READINGS = {"zero_scores_its_value", "special_numbers=false"}
 
 
 class Engine(VengeanceMutantAdapter):

@@ -16,6 +16,7 @@ from flip7_spec.rulesets import Ruleset
 from tests.mutants._support import MutantAdapter, ScoredGame
 
 CLAUSES = {"F7-MOD-X2", "F7-SCORE"}
+READINGS = {"x2_doubles_adds"}
 
 
 class Engine(MutantAdapter):

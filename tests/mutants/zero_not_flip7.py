@@ -19,6 +19,7 @@ from flip7_spec.scoring import FLIP7_SIZE
 from tests.mutants._support import MutantAdapter, ScoredGame
 
 CLAUSES = {"F7-FLIP7-ZERO", "F7-FLIP7", "F7-ROUND-END"}
+READINGS = {"zero_not_for_flip7"}
 
 
 class ZeroBlindGame(ScoredGame):

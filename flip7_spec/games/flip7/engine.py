@@ -8,10 +8,11 @@ that implements it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from flip7_spec.cards import Card, Kind
-from flip7_spec.events import HIT, STAY, Choice, Decision, DecisionKind
+from flip7_spec.events import HIT, STAY, Choice, Decision, DecisionKind, Status
 from flip7_spec.games.flip7.ruleset import Flip7Ruleset
 from flip7_spec.games.flip7.scoring import combine, flip7_round_score
 from flip7_spec.machine import (
@@ -356,6 +357,10 @@ class Flip7Game(Game):
     def _flip7_seat(self) -> int | None:
         return next((seat for seat, p in enumerate(self.players)
                      if p.status is ACTIVE and len(p.values) >= FLIP7_SIZE), None)
+
+    def _status_at_end(self, hand: Sequence[Card]) -> Status:
+        # [F7-FREEZE-KEEPS-CARDS] a Freeze in front of a player means that player was frozen
+        return FROZEN if any(c.kind is Kind.FREEZE for c in hand) else STAYED
 
     def _stalled(self) -> str | None:
         """No Number, modifier or Freeze among the cards still to come: Flip Threes and Second Chances

@@ -5,6 +5,7 @@
 - :mod:`.scoring`: round scoring and the check that a final hand can exist;
 - :mod:`.rows`: card references into a player's row and the choices that list them;
 - :mod:`.engine`: :class:`~flip7_spec.games.vengeance.engine.VengeanceGame` and its frames;
+- :mod:`.misreadings`: the catalogue of known misreadings the diagnosis tries;
 - :mod:`.play`: how the game reads to the core (roles, clauses behind decisions, a simple policy);
 - :mod:`.symbolic`: the z3 model of its scoring (loaded only on demand).
 """
@@ -16,6 +17,7 @@ from typing import Any
 from flip7_spec.events import Status
 from flip7_spec.games.vengeance.clauses import VENGEANCE_CLAUSES
 from flip7_spec.games.vengeance.engine import VengeanceGame
+from flip7_spec.games.vengeance.misreadings import MISREADINGS
 from flip7_spec.games.vengeance.play import ROLES, decision_clause, policy_choice, scoring_clause
 from flip7_spec.games.vengeance.ruleset import GAME, VengeanceRuleset, vengeance, vengeance_basic
 from flip7_spec.games.vengeance.scoring import check_vengeance_hand, vengeance_score
@@ -49,4 +51,5 @@ DEFINITION = register_game(GameDefinition(
     statuses=frozenset({Status.ACTIVE, Status.STAYED, Status.BUSTED}),  # [V-NO-BASE-CARDS] no Freeze
     scores_below_zero=lambda ruleset: ruleset.brutal_mode or ruleset.negative_scores,  # [V-SCORE-FLOOR]
     symbolic=_symbolic,
+    misreadings=MISREADINGS,
 ))

@@ -1,0 +1,448 @@
+"""Flip 7's catalogue of known misreadings: each a small variant of the reference game (a mixin overriding one
+hook or one card's effect), with the clause it breaks.
+
+The diagnosis plays the reference under each of them to find the ones an engine's observations match; none is
+matched by its symptoms. They are written from the rules they misread, family by family.
+"""
+
+from __future__ import annotations
+
+from flip7_spec.cards import Card, Kind
+from flip7_spec.events import HIT, STAY, Decision, DecisionKind
+from flip7_spec.games.flip7.engine import Flip7Game, FlipThree, Replacement, Row
+from flip7_spec.machine import ACTIVE, BUSTED, FROZEN, STAYED
+from flip7_spec.machine_misreadings import (
+    DealerFixed,
+    DiscardBackEachRound,
+    ReshuffleEveryRound,
+    ReshuffleTakesTableCards,
+    TieToFirstSeat,
+    TurnsReversed,
+)
+from flip7_spec.misreadings import Misreading
+from flip7_spec.scoring import FLIP7_SIZE
+
+# ---- scoring: one hook each, so that several compose ----------------------------------------------------
+
+
+class _Rescored(Flip7Game):
+    """Round scores, shown and banked alike, from hooks that the scoring misreadings override one by one
+    (with no override it scores as the reference does)."""
+
+    def round_score(self, seat: int) -> int:
+        return self._scored(self.players[seat])
+
+    def _round_scores(self) -> list[int]:
+        return [self._scored(p) for p in self.players]
+
+    def _scored(self, player: Row) -> int:
+        if not self._banks(player):
+            return 0
+        numbers = sum(c.value for c in player.cards if c.kind is Kind.NUMBER)
+        multiplier = 1
+        adds = 0
+        for c in player.cards:
+            if c.kind is Kind.MULTIPLY:
+                multiplier *= c.value
+            elif c.kind is Kind.ADD:
+                adds += c.value
+        return self._combine(numbers, multiplier, adds) + self._bonus(player, multiplier)
+
+    def _banks(self, player: Row) -> bool:
+        return player.status is not BUSTED
+
+    def _combine(self, numbers: int, multiplier: int, adds: int) -> int:
+        return numbers * multiplier + adds
+
+    def _bonus(self, player: Row, multiplier: int) -> int:
+        return self.ruleset.flip7_bonus if self._made_flip7(player) else 0
+
+    def _made_flip7(self, player: Row) -> bool:
+        return len({c.value for c in player.cards if c.kind is Kind.NUMBER}) >= FLIP7_SIZE
+
+
+class BustBanksCards(_Rescored):
+    def _banks(self, player: Row) -> bool:
+        return True
+
+
+class FreezeBanksNothing(_Rescored):
+    def _banks(self, player: Row) -> bool:
+        return super()._banks(player) and player.status is not FROZEN
+
+
+class Flip7OthersBankNothing(_Rescored):
+    def _banks(self, player: Row) -> bool:
+        makers = [p for p in self.players if p.status is not BUSTED and self._made_flip7(p)]
+        return super()._banks(player) and (not makers or player in makers)
+
+
+class NoFlip7Bonus(_Rescored):
+    def _bonus(self, player: Row, multiplier: int) -> int:
+        return 0
+
+
+class X2DoublesAdds(_Rescored):
+    def _combine(self, numbers: int, multiplier: int, adds: int) -> int:
+        return (numbers + adds) * multiplier
+
+
+class X2DoublesBonus(_Rescored):
+    def _bonus(self, player: Row, multiplier: int) -> int:
+        return super()._bonus(player, multiplier) * multiplier
+
+
+class X2AddsTwo(_Rescored):
+    """An xN card is added to the score like a +N card (x2 counts as +2) instead of multiplying."""
+
+    def _scored(self, player: Row) -> int:
+        if not self._banks(player):
+            return 0
+        numbers = sum(c.value for c in player.cards if c.kind is Kind.NUMBER)
+        modifiers = sum(c.value for c in player.cards if c.kind is Kind.ADD or c.kind is Kind.MULTIPLY)
+        return numbers + modifiers + self._bonus(player, 1)
+
+
+class BustBanksAdds(_Rescored):
+    """A busted player still banks their +N cards (only the Numbers and multipliers are lost)."""
+
+    def _scored(self, player: Row) -> int:
+        if player.status is BUSTED:
+            return sum(c.value for c in player.cards if c.kind is Kind.ADD)
+        return super()._scored(player)
+
+
+class FrozenBanksNumbers(_Rescored):
+    """A frozen player banks the sum of their Numbers only: their modifiers are ignored."""
+
+    def _scored(self, player: Row) -> int:
+        if player.status is not FROZEN or not self._banks(player):
+            return super()._scored(player)
+        numbers = sum(c.value for c in player.cards if c.kind is Kind.NUMBER)
+        return numbers + self._bonus(player, 1)
+
+
+class ZeroNotForFlip7(_Rescored):
+    """Seven different Numbers other than the 0 are needed for a Flip 7 (and its bonus)."""
+
+    def _made_flip7(self, player: Row) -> bool:
+        return len({c.value for c in player.cards if c.kind is Kind.NUMBER and c.value}) >= FLIP7_SIZE
+
+    def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
+        ending = self.ending
+        super()._receive(seat, drawn, flip3, via)
+        player = self.players[seat]
+        if self.ending and not ending and player.status is ACTIVE and not self._made_flip7(player):
+            self.ending = False  # the reference counted the 0 among the seven
+
+    def _flip7_seat(self) -> int | None:
+        return next((seat for seat, p in enumerate(self.players)
+                     if p.status is ACTIVE and self._made_flip7(p)), None)
+
+
+# ---- the Dealer -----------------------------------------------------------------------------------------
+
+
+class DealerKeepsDeckAfterAllBust(Flip7Game):
+    """After a round in which every player busted, the same Dealer deals again instead of passing the deck."""
+
+    def _start_round(self) -> None:
+        if self.round and self.last_busted and all(self.last_busted):
+            self.dealer = (self.dealer - 1) % self.n  # the round's end passed the deck on
+        super()._start_round()
+
+
+# ---- the turn: Stay, bust, Flip 7 ---------------------------------------------------------------------
+
+
+class StayWithNoCards(Flip7Game):
+    """A player with no card in front of them may Stay."""
+
+    def _forced(self, decision: Decision, because: str) -> None:
+        if because == "F7-STAY-NEEDS-CARD":
+            self._ask(Decision(decision.player, decision.kind, (HIT, STAY), decision.card))
+            return
+        super()._forced(decision, because)
+
+
+class BustDiscardsCards(Flip7Game):
+    """A player who busts discards their cards at once instead of leaving them in front of them."""
+
+    def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
+        player = self.players[seat]
+        before = player.status
+        super()._receive(seat, drawn, flip3, via)
+        if before is not BUSTED and player.status is BUSTED:
+            self.discard.extend(player.cards)
+            player.cards.clear()
+
+
+class Flip7EndsOwnTurn(Flip7Game):
+    """Seven different Numbers end only their maker's round (they stay, with the bonus); the others play on."""
+
+    def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
+        ending = self.ending
+        super()._receive(seat, drawn, flip3, via)
+        player = self.players[seat]
+        if self.ending and not ending and player.status is ACTIVE and len(player.values) >= FLIP7_SIZE:
+            self.ending = False
+            self._set_status(seat, STAYED)
+
+
+class ModifiersCountForFlip7(_Rescored):
+    """Modifier cards count toward the seven cards of a Flip 7: seven Number and modifier cards in front of a
+    player end the round at once and earn the bonus."""
+
+    def _made_flip7(self, player: Row) -> bool:
+        return sum(1 for c in player.cards if c.is_number or c.is_modifier) >= FLIP7_SIZE
+
+    def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
+        super()._receive(seat, drawn, flip3, via)
+        player = self.players[seat]
+        if not self.ending and player.status is ACTIVE and self._made_flip7(player):
+            self._emit("flip7", "F7-FLIP7", seat)
+            self.ending = True
+
+    def _flip7_seat(self) -> int | None:
+        return next((seat for seat, p in enumerate(self.players)
+                     if p.status is ACTIVE and self._made_flip7(p)), None)
+
+
+class GameEndsAtTarget(Flip7Game):
+    """The game ends the moment a player's total and the points in front of them reach the target: the round
+    stops there and is scored as usual, instead of being played out."""
+
+    def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
+        super()._receive(seat, drawn, flip3, via)
+        if not self.ending and self.players[seat].status is not BUSTED and \
+                self.totals[seat] + self.round_score(seat) >= self.ruleset.target_score:
+            self.ending = True
+
+
+# ---- Second Chance --------------------------------------------------------------------------------------
+
+
+class SecondChanceKeptTwice(Flip7Game):
+    """A player who holds a Second Chance keeps a second one too (each saves them once)."""
+
+    def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
+        player = self.players[seat]
+        if drawn.kind is Kind.SECOND_CHANCE and player.has_chance:
+            player.cards.append(drawn)
+            return
+        super()._receive(seat, drawn, flip3, via)
+        if any(c.kind is Kind.SECOND_CHANCE for c in player.cards) and player.status is ACTIVE:
+            player.has_chance = True
+
+
+class SpareChanceDiscarded(Flip7Game):
+    """A second Second Chance is discarded instead of being given to another player."""
+
+    def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
+        if drawn.kind is Kind.SECOND_CHANCE and self.players[seat].has_chance:
+            entry = self._put_in_play(drawn)
+            self._discard_in_play(drawn, "a second Second Chance", "F7-CHANCE-GIVE", entry)
+            return
+        super()._receive(seat, drawn, flip3, via)
+
+
+class SecondChanceStays(Flip7Game):
+    """A used Second Chance stays in front of its player (spent); only the duplicate Number is discarded."""
+
+    def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
+        player = self.players[seat]
+        if drawn.kind is Kind.NUMBER and drawn.value in player.values and player.has_chance:
+            player.has_chance = False
+            self.discard.append(drawn)
+            self._emit("chance_used", "F7-CHANCE-USE", seat, drawn.text)
+            if via == "hit" and not self.ruleset.second_chance_ends_turn:
+                self.stack.append(Replacement(seat))
+            return
+        super()._receive(seat, drawn, flip3, via)
+
+
+class ChanceEndsFlipThree(Flip7Game):
+    """Using a Second Chance during a Flip Three ends the Flip Three, as it ends a turn: none of its remaining
+    cards is drawn (its set-aside cards are resolved as usual)."""
+
+    def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
+        player = self.players[seat]
+        saved = drawn.kind is Kind.NUMBER and drawn.value in player.values and player.has_chance
+        super()._receive(seat, drawn, flip3, via)
+        if saved and flip3 is not None:
+            flip3.remaining = 0
+
+
+class ChanceKeptNextRound(Flip7Game):
+    """A Second Chance still held at the end of a round is not discarded: its player starts the next round
+    with it in front of them."""
+
+    def _start_round(self) -> None:
+        holders = [seat for seat, p in enumerate(self.players) if p.has_chance]
+        kept: list[tuple[int, Card]] = []
+        for seat in holders:  # the round just ended sent every held Second Chance to the discard pile
+            index = max(i for i, c in enumerate(self.discard) if c.kind is Kind.SECOND_CHANCE)
+            kept.append((seat, self.discard.pop(index)))
+        super()._start_round()
+        for seat, chance in kept:
+            row = self.players[seat]
+            row.cards.append(chance)
+            row.has_chance = True
+
+
+# ---- Freeze and Flip Three ----------------------------------------------------------------------------
+
+
+class FreezeNotSelf(Flip7Game):
+    """A Freeze cannot target the player who revealed it while another player is active."""
+
+    def _ask(self, decision: Decision) -> None:
+        if decision.kind is DecisionKind.TARGET and decision.card == "FREEZE" and len(decision.options) > 1:
+            options = tuple(seat for seat in decision.options if seat != decision.player)
+            narrowed = Decision(decision.player, decision.kind, options, decision.card)
+            if len(options) == 1:
+                self._forced(narrowed, "F7-ACTION-ALONE")
+                return
+            decision = narrowed
+        super()._ask(decision)
+
+
+class FreezeCardDiscarded(Flip7Game):
+    """The Freeze card is discarded when it freezes its target, instead of staying in front of them."""
+
+    def _take_effect(self, action: Card, seat: int, entry: int | None = None) -> None:
+        if action.kind is not Kind.FREEZE:
+            super()._take_effect(action, seat, entry)
+            return
+        self._set_status(seat, FROZEN)
+        self._emit("freeze", "F7-FREEZE", seat, action.text)
+        self._discard_in_play(action, "its target is frozen", "F7-FREEZE", entry)
+
+
+class Flip3ActionsAtOnce(Flip7Game):
+    """A Freeze or Flip Three revealed during a Flip Three takes effect at once instead of being set aside."""
+
+    def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
+        if flip3 is not None and drawn.kind in (Kind.FREEZE, Kind.FLIP_THREE):
+            flip3 = None
+        super()._receive(seat, drawn, flip3, via)
+
+
+class _ThreeWhateverTheStatus(FlipThree):
+    """A Flip Three whose target takes all three cards unless they bust, frozen or not."""
+
+    __slots__ = ()
+
+    def step(self, game: Flip7Game) -> None:
+        player = game.players[self.target]
+        if self.remaining and player.status is FROZEN:
+            self.remaining -= 1
+            game._deal_to(self.target, "flip3", "F7-FLIP3", self)
+            return
+        super().step(game)
+
+
+class Flip3ThroughFreeze(Flip7Game):
+    """A Flip Three goes on to its three cards after its target is frozen (only a bust stops it early)."""
+
+    def _take_effect(self, action: Card, seat: int, entry: int | None = None) -> None:
+        super()._take_effect(action, seat, entry)
+        top = self.stack[-1] if self.stack else None
+        if type(top) is FlipThree:
+            self.stack[-1] = _ThreeWhateverTheStatus(top.action, top.target, top.entry)
+
+
+class Flip3CardCounted(Flip7Game):
+    """The Flip Three card counts as the first of its three cards: its target takes only two more."""
+
+    def _take_effect(self, action: Card, seat: int, entry: int | None = None) -> None:
+        super()._take_effect(action, seat, entry)
+        frame = self.stack[-1]
+        if action.kind is Kind.FLIP_THREE and isinstance(frame, FlipThree):
+            frame.remaining -= 1
+
+
+class Flip3SetAsideNotCounted(Flip7Game):
+    """A Freeze or Flip Three set aside in a Flip Three does not count toward its three cards: another card is
+    drawn in its place."""
+
+    def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
+        super()._receive(seat, drawn, flip3, via)
+        if flip3 is not None and drawn.kind in (Kind.FREEZE, Kind.FLIP_THREE):
+            flip3.remaining += 1
+
+
+def _entry(name: str, family: str, clause: str, description: str, mixin: type) -> Misreading:
+    return Misreading(name, "flip7", family, description, clause, mixin)
+
+
+MISREADINGS: tuple[Misreading, ...] = (
+    _entry("dealer_fixed", "dealer", "F7-DEALER-ROTATION", "the Dealer never changes", DealerFixed),
+    _entry("dealer_keeps_deck_after_all_bust", "dealer", "F7-DEALER-ROTATION",
+           "after a round in which every player busted, the same Dealer deals again", DealerKeepsDeckAfterAllBust),
+    _entry("turns_to_the_right", "turn order", "F7-DEAL-ORDER",
+           "the deal and the turns go to the right of the Dealer", TurnsReversed),
+    _entry("stay_with_no_cards", "stay", "F7-STAY-NEEDS-CARD",
+           "a player with no card in front of them may Stay", StayWithNoCards),
+    _entry("bust_banks_cards", "bust", "F7-SCORE-BUST", "a busted player banks their cards instead of 0",
+           BustBanksCards),
+    _entry("bust_discards_cards", "bust", "F7-BUST-CARDS-STAY",
+           "a busted player's cards are discarded at once instead of staying in front of them", BustDiscardsCards),
+    _entry("flip7_ends_own_turn", "flip 7", "F7-FLIP7",
+           "seven different Numbers end only their maker's round; the others play on", Flip7EndsOwnTurn),
+    _entry("modifiers_count_for_flip7", "flip 7", "F7-MOD-NO-BUST",
+           "seven Number and modifier cards make a Flip 7: the modifiers count toward the seven",
+           ModifiersCountForFlip7),
+    _entry("flip7_others_bank_nothing", "flip 7", "F7-FLIP7-OTHERS-BANK",
+           "when a player makes Flip 7 the others bank nothing", Flip7OthersBankNothing),
+    _entry("zero_not_for_flip7", "flip 7", "F7-FLIP7-ZERO",
+           "the 0 does not count toward the seven different Numbers", ZeroNotForFlip7),
+    _entry("no_flip7_bonus", "scoring", "F7-FLIP7-BONUS", "a Flip 7 earns no bonus", NoFlip7Bonus),
+    _entry("x2_doubles_adds", "scoring", "F7-MOD-X2", "x2 doubles the +N cards too", X2DoublesAdds),
+    _entry("x2_doubles_bonus", "scoring", "F7-MOD-X2", "x2 doubles the Flip 7 bonus too", X2DoublesBonus),
+    _entry("x2_adds_two", "scoring", "F7-MOD-X2", "an x2 card adds 2 points instead of doubling the Numbers",
+           X2AddsTwo),
+    _entry("bust_banks_adds", "scoring", "F7-SCORE-BUST", "a busted player still banks their +N cards",
+           BustBanksAdds),
+    _entry("frozen_banks_nothing", "freeze", "F7-FREEZE", "a frozen player banks 0, as if busted",
+           FreezeBanksNothing),
+    _entry("frozen_banks_numbers", "freeze", "F7-FREEZE",
+           "a frozen player banks their Numbers only: their modifiers are ignored", FrozenBanksNumbers),
+    _entry("freeze_not_self", "freeze", "F7-FREEZE-SELF",
+           "a Freeze cannot target its revealer while another player is active", FreezeNotSelf),
+    _entry("freeze_card_discarded", "freeze", "F7-FREEZE-KEEPS-CARDS",
+           "the Freeze card is discarded instead of staying with the frozen player", FreezeCardDiscarded),
+    _entry("second_chance_kept_twice", "second chance", "F7-CHANCE-GIVE",
+           "a player keeps a second Second Chance instead of giving it away", SecondChanceKeptTwice),
+    _entry("spare_chance_discarded", "second chance", "F7-CHANCE-GIVE",
+           "a second Second Chance is discarded instead of given to another player", SpareChanceDiscarded),
+    _entry("second_chance_stays", "second chance", "F7-CHANCE-USE",
+           "a used Second Chance stays in front of its player; only the duplicate is discarded", SecondChanceStays),
+    _entry("chance_ends_flip_three", "second chance", "F7-CHANCE-ENDS-TURN",
+           "using a Second Chance during a Flip Three ends the Flip Three", ChanceEndsFlipThree),
+    _entry("chance_kept_next_round", "second chance", "F7-CHANCE-ROUND-END",
+           "a Second Chance still held at the end of a round stays with its player into the next round",
+           ChanceKeptNextRound),
+    _entry("flip3_through_freeze", "flip three", "F7-FLIP3-STOP",
+           "a Flip Three goes on to its three cards after its target is frozen", Flip3ThroughFreeze),
+    _entry("flip3_actions_at_once", "flip three", "F7-FLIP3-SETASIDE",
+           "a Freeze or Flip Three revealed in a Flip Three takes effect at once", Flip3ActionsAtOnce),
+    _entry("flip3_card_counted", "flip three", "F7-FLIP3",
+           "the Flip Three card counts as the first of its three cards: its target takes two more",
+           Flip3CardCounted),
+    _entry("flip3_setaside_not_counted", "flip three", "F7-FLIP3-COUNTS-ALL",
+           "a Freeze or Flip Three set aside in a Flip Three does not count toward its three cards",
+           Flip3SetAsideNotCounted),
+    _entry("reshuffle_every_round", "reshuffle", "F7-DISCARD-PILE",
+           "the discard pile is reshuffled into the deck before every round", ReshuffleEveryRound),
+    _entry("discard_back_each_round", "reshuffle", "F7-DISCARD-PILE",
+           "the discard pile goes back under the deck, unshuffled, before every round", DiscardBackEachRound),
+    _entry("reshuffle_takes_table_cards", "reshuffle", "F7-RESHUFFLE-TABLE-STAYS",
+           "a reshuffle puts the cards in front of the players into the new deck too", ReshuffleTakesTableCards),
+    _entry("tie_to_first_seat", "game end", "F7-TIE",
+           "a tie for the highest total at the target goes to the lowest seat", TieToFirstSeat),
+    _entry("game_ends_at_target", "game end", "F7-GAME-END",
+           "the game ends the moment a player's total and round score reach the target, mid-round",
+           GameEndsAtTarget),
+)
+"""Flip 7's known misreadings, in the order the diagnosis tries them."""
