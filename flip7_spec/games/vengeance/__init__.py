@@ -19,6 +19,7 @@ from flip7_spec.games.vengeance.engine import VengeanceGame
 from flip7_spec.games.vengeance.play import ROLES, decision_clause, policy_choice, scoring_clause
 from flip7_spec.games.vengeance.ruleset import GAME, VengeanceRuleset, vengeance, vengeance_basic
 from flip7_spec.games.vengeance.scoring import check_vengeance_hand, vengeance_score
+from flip7_spec.games.vengeance.witness import vengeance_witness
 from flip7_spec.registry import GameDefinition, register_game
 
 
@@ -49,4 +50,5 @@ DEFINITION = register_game(GameDefinition(
     statuses=frozenset({Status.ACTIVE, Status.STAYED, Status.BUSTED}),  # [V-NO-BASE-CARDS] no Freeze
     scores_below_zero=lambda ruleset: ruleset.brutal_mode or ruleset.negative_scores,  # [V-SCORE-FLOOR]
     symbolic=_symbolic,
+    clause_witness=vengeance_witness,
 ))
