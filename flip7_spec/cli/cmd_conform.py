@@ -11,6 +11,7 @@ import click
 
 from flip7_spec.cli.common import EXIT_BAD_INPUT, EXIT_CHECK_FAILED, EXIT_INTERRUPTED, EXIT_OK, fail
 from flip7_spec.conformance import ERRORED, FAIL, SKIPPED
+from flip7_spec.conformance.coverage import coverage_lines, summarise
 from flip7_spec.conformance.progress import Progress
 from flip7_spec.conformance.report import (
     corpus_lines,
@@ -25,6 +26,7 @@ from flip7_spec.conformance.report import (
 )
 from flip7_spec.conformance.runner import CaseResult
 from flip7_spec.conformance.session import Corpus, EngineSpec, EngineUnusable, Outcome, handshake, run
+from flip7_spec.conformance.steer import DEFAULT_CAP
 from flip7_spec.conformance.smoke import smoke
 from flip7_spec.errors import Flip7Error
 from flip7_spec.fixtures import shipped_fixtures_dir
@@ -89,6 +91,10 @@ def _rulesets(names: tuple[str, ...]) -> list[Ruleset] | None:
 @click.option("--junit-xml", type=click.Path(dir_okay=False, path_type=Path), help="write a JUnit XML report")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False, path_type=Path),
               help="write an HTML report: one self-contained file with each failure's table, both sides")
+@click.option("--min-coverage", type=click.IntRange(1), default=None, metavar="K",
+              help="aim generated games until every expected clause of every ruleset is exercised by K generated "
+                   f"cases (at most {DEFAULT_CAP} aimed candidate games per ruleset; default: aim for 3 with at "
+                   "most 12)")
 @click.option("--smoke", is_flag=True, help="only the handshake and one whole short game (is the adapter right?)")
 @click.option("--no-cache", is_flag=True,
               help="search the scoring hands with z3 again instead of reading the shipped or cached results")
@@ -100,7 +106,8 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
             player_counts: tuple[int, ...], fixtures: Path | None, no_fixtures: bool, no_scoring: bool,
             traces: tuple[Path, ...], levels: tuple[str, ...], timeout: float, workers: int,
             save_failures: Path | None, json_path: Path | None, junit_xml: Path | None, smoke: bool,
-            html_path: Path | None, no_cache: bool, verbose: bool, quiet: bool, progress: bool | None) -> None:
+            html_path: Path | None, no_cache: bool, verbose: bool, quiet: bool, progress: bool | None,
+            min_coverage: int | None) -> None:
     """Run the conformance corpus against an engine and report where it breaks the rules.
 
     The corpus: scoring cases (official examples and hands z3 found to catch known misreadings), the
@@ -128,15 +135,19 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
                     players=player_counts or (3, 4, 5, 6), fixtures=fixtures_dir,
                     scoring=not (no_scoring or traces), traces=traces, fresh_hands=no_cache,
                     levels=frozenset(levels) if levels else frozenset({"scoring", "round", "game"}))
+    if min_coverage is not None:
+        corpus.min_coverage, corpus.aim_cap = min_coverage, DEFAULT_CAP
     asked = _asked_parts(corpus)
     bar = Progress(sys.stderr.isatty() and not quiet if progress is None else progress)
     collected: list[CaseResult] = []
 
     handshake_seconds = 0.0
+    settled_corpus = corpus
 
     def on_start(hello: dict[str, Any], settled: Corpus) -> None:
-        nonlocal handshake_seconds
+        nonlocal handshake_seconds, settled_corpus
         handshake_seconds = time.perf_counter() - started
+        settled_corpus = settled
         bar.start(settled.size())
 
     keeper = TraceKeeper()
@@ -171,14 +182,17 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
     shown_from = None if fixtures_dir is None else ("flip7-spec's shipped fixtures" if fixtures is None
                                                    else str(fixtures))
     summary = summary_lines(collected, spec.name, elapsed, decisions, handshake_seconds)
-    for line in [*summary, *corpus_lines(collected, shown_from), *skip_lines(collected)]:
+    covered = summarise(settled_corpus.coverage, settled_corpus.variants)
+    for line in [*summary, *corpus_lines(collected, shown_from), *coverage_lines(covered, verbose),
+                 *skip_lines(collected)]:
         click.echo(line)
     if not interrupted:
         for line in empty_part_warnings(collected, asked):
             click.echo(line, err=True)
     meta = {"engine": spec.name, "hello": hello, "seed": seed, "games": games, "interrupted": interrupted,
             "seconds": round(elapsed, 3), "decisions": decisions,
-            "engine_seconds": round(engine_seconds(collected, handshake_seconds), 3)}
+            "engine_seconds": round(engine_seconds(collected, handshake_seconds), 3),
+            "coverage": [c.to_json() for c in covered]}
     if json_path is not None:
         write_json(json_path, collected, meta)
     if junit_xml is not None:

@@ -44,7 +44,9 @@ def evidence_of(ruleset: Ruleset, trace: Mapping[str, Any], first_round_only: bo
     game.on_round_end = scored
     events = [e.to_json() for e in game.start()]
     for step in trace.get("steps", []):
-        if "decision" not in step or game.pending is None or (first_round_only and ends):
+        if "decision" not in step:
+            continue  # a chance step: its reshuffle order is queued already
+        if game.pending is None or (first_round_only and ends):
             break
         try:
             events.extend(e.to_json() for e in game.apply(step["decision"]["choice"]))

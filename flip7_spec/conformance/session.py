@@ -22,9 +22,11 @@ from flip7_spec.conformance.cases import (
     scoring_cases,
     trace_file_cases,
 )
+from flip7_spec.conformance.coverage import Coverage
 from flip7_spec.conformance.declarations import DeclarationError, check_declarations
 from flip7_spec.conformance.runner import CaseResult, run_case
 from flip7_spec.conformance.shrink import shrink
+from flip7_spec.conformance.steer import aimed_cases
 from flip7_spec.errors import Flip7Error
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure
 from flip7_spec.protocol.process import ProcessEngine
@@ -86,6 +88,13 @@ class Corpus:
     """Record the generated games in a helper process while the engine plays (one runner only)."""
     variants: Mapping[str, Any] | None = None
     """The option values the engine declares; generated games play a mix of them (see :meth:`for_engine`)."""
+    min_coverage: int = 3
+    """After the generated games, aimed games until each expected clause is exercised by this many generated
+    cases (see :mod:`flip7_spec.conformance.steer`); 0: no aimed games."""
+    aim_cap: int = 12
+    """Aimed candidate games tried per ruleset at most."""
+    coverage: Coverage = field(default_factory=Coverage, compare=False)
+    """The clause coverage of the cases yielded so far, by corpus part (filled by :meth:`cases`)."""
     _fixture_cases: list[Case] | None = field(default=None, init=False, repr=False, compare=False)
 
     def for_engine(self, hello: dict[str, Any]) -> Corpus:
@@ -118,17 +127,32 @@ class Corpus:
         return out
 
     def cases(self) -> Iterator[Case]:
-        """Every case, scoring first, then saved traces, fixtures, then generated games (lazily)."""
+        """Every case, scoring first, then saved traces, fixtures, then generated games and aimed games
+        (lazily); each case is counted in :attr:`coverage` as it is yielded."""
         if self.scoring and "scoring" in self.levels:
             for ruleset in self.ruleset_list:
-                yield from (scoring_cases(ruleset, fresh=True) if self.fresh_hands else scoring_cases(ruleset))
-        yield from self.trace_list()
-        yield from self.fixture_list()
+                for case in (scoring_cases(ruleset, fresh=True) if self.fresh_hands else scoring_cases(ruleset)):
+                    self.coverage.add_case(case, "scoring")
+                    yield case
+        for case in self.trace_list():
+            self.coverage.add_case(case, "trace")
+            yield case
+        for case in self.fixture_list():
+            self.coverage.add_case(case, "fixture")
+            yield case
         rulesets = self.ruleset_list
         if rulesets:
             generate = generated_in_background if self.background else generated_cases
+            aiming = Coverage()
             for case in generate(rulesets, self.players, self.games, self.seed, self.variants):
                 if case.level in self.levels:
+                    found = self.coverage.add_case(case, "generated")
+                    aiming.add(case.ruleset, "generated", found)
+                    yield case
+            if self.games and self.min_coverage > 0 and {"round", "game"} <= self.levels:
+                for case, clauses in aimed_cases(rulesets, self.players, self.seed, aiming, self.min_coverage,
+                                                 self.variants, self.aim_cap):
+                    self.coverage.add(case.ruleset, "generated", clauses)
                     yield case
 
     def size(self) -> int:
