@@ -123,6 +123,8 @@ class GameDefinition:
     """Whether the game's first preset is the default ruleset (the built-in Flip 7 is)."""
     clause_witness: Callable[[Evidence], Iterable[str]] = field(default=_no_witness)
     """The clauses a played game shows applied beyond its events' own clauses (see :mod:`flip7_spec.evidence`)."""
+    clause_cards: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    """For a clause about particular cards, those cards (any one will do): a deck without them cannot reach it."""
 
     def clause_of(self, role: Role) -> str:
         """The clause of this game that plays ``role``."""

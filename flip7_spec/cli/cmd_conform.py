@@ -26,8 +26,8 @@ from flip7_spec.conformance.report import (
 )
 from flip7_spec.conformance.runner import CaseResult
 from flip7_spec.conformance.session import Corpus, EngineSpec, EngineUnusable, Outcome, handshake, run
-from flip7_spec.conformance.steer import DEFAULT_CAP
 from flip7_spec.conformance.smoke import smoke
+from flip7_spec.conformance.steer import DEFAULT_CAP
 from flip7_spec.errors import Flip7Error
 from flip7_spec.fixtures import shipped_fixtures_dir
 from flip7_spec.htmlreport import TraceKeeper, render_report, report_from, write_html

@@ -118,12 +118,19 @@ def expected_clauses(ruleset: Ruleset, variants: Mapping[str, Any] | None = None
 
     ``variants`` are the option values the engine declares (None: every value). A clause chosen by an option
     value is expected when that value is the ruleset's own or declared. A clause about the deck composition
-    (option ``deck``) is expected only for its own deck: the witness names the one a game plays.
+    (option ``deck``) is expected only for its own deck: the witness names the one a game plays. A clause about
+    particular cards (``GameDefinition.clause_cards``) is expected only when the deck holds one of them.
     """
     requirements = _value_requirements(ruleset)
+    definition = definition_of(ruleset)
+    in_deck = {text for text, count in ruleset.deck if count > 0}
     expected: list[str] = []
     missing: list[Unreachable] = []
     for clause in clauses_for(ruleset.game):
+        needs = definition.clause_cards.get(clause.id)
+        if needs and not needs & in_deck:
+            missing.append(Unreachable(clause.id, f"the deck of {ruleset.name} has no {' or '.join(sorted(needs))}"))
+            continue
         if clause.option == "deck" and clause.id not in definition_of(ruleset).clause_witness(_empty_evidence(ruleset)):
             missing.append(Unreachable(clause.id, "needs a ruleset with another deck (--ruleset FILE)"))
             continue

@@ -92,6 +92,8 @@ class Corpus:
     """After the generated games, aimed games until each expected clause is exercised by this many generated
     cases (see :mod:`flip7_spec.conformance.steer`); 0: no aimed games."""
     aim_cap: int = 12
+    decks: bool = True
+    """Whether the engine takes custom decks (aimed games may then play small decks)."""
     """Aimed candidate games tried per ruleset at most."""
     coverage: Coverage = field(default_factory=Coverage, compare=False)
     """The clause coverage of the cases yielded so far, by corpus part (filled by :meth:`cases`)."""
@@ -101,11 +103,12 @@ class Corpus:
         """This corpus with its rulesets settled (when none were given, the presets the engine declares) and the
         option values the engine declares, which generated games play."""
         variants = hello.get("options", {}) if self.variants is None else self.variants
+        decks = hello.get("decks", False) is True
         if self.rulesets is not None:
-            return replace(self, variants=variants)
+            return replace(self, variants=variants, decks=decks)
         declared = hello.get("rulesets", [])
         names = [str(n) for n in declared] if isinstance(declared, list) else []
-        return replace(self, rulesets=default_rulesets(names), variants=variants)
+        return replace(self, rulesets=default_rulesets(names), variants=variants, decks=decks)
 
     @property
     def ruleset_list(self) -> Sequence[Ruleset]:
@@ -151,7 +154,7 @@ class Corpus:
                     yield case
             if self.games and self.min_coverage > 0 and {"round", "game"} <= self.levels:
                 for case, clauses in aimed_cases(rulesets, self.players, self.seed, aiming, self.min_coverage,
-                                                 self.variants, self.aim_cap):
+                                                 self.variants, self.aim_cap, self.decks):
                     self.coverage.add(case.ruleset, "generated", clauses)
                     yield case
 

@@ -19,11 +19,13 @@ games. At most ``cap`` candidates are tried per ruleset.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from flip7_spec.cards import Card, card
+from flip7_spec.cards import Card
+from flip7_spec.clauses import CLAUSES, clause
 from flip7_spec.conformance.cases import Case, GameJob, job_cases
 from flip7_spec.conformance.coverage import Coverage, clauses_of_evidence, evidence_of, expected_clauses
 from flip7_spec.errors import Flip7Error
@@ -32,7 +34,7 @@ from flip7_spec.machine import Game
 from flip7_spec.play import make_game
 from flip7_spec.policies import random_policy
 from flip7_spec.rulesets import Ruleset
-from flip7_spec.steering import PileSteering, new_number_for
+from flip7_spec.steering import PileSteering, Wanted, new_number_for, rig
 from flip7_spec.trace.record import record_choices
 
 DEFAULT_CAP = 120
@@ -61,45 +63,69 @@ def _declared(variants: Mapping[str, Any] | None, name: str) -> list[Any] | str 
     return value if isinstance(value, list | str) else None
 
 
+SMALL_INTS = (1, 2, 3)
+"""Values tried for a whole-number option (other than the target score and the player limits)."""
+
+
+def _allowed(ruleset: Ruleset, name: str, variants: Mapping[str, Any] | None) -> list[Any]:
+    """The values of option ``name`` an aimed game may play: the declared ones (small ones for a whole-number
+    option the engine takes any value of)."""
+    option = ruleset.OPTIONS[name]
+    declared = _declared(variants, name)
+    if declared is None or name in ("min_players", "max_players", "target_score"):
+        return []
+    values = option.values()
+    if values is None:
+        return list(SMALL_INTS) if declared == "any" else [v for v in declared if isinstance(v, int)]
+    if declared == "any":
+        return values
+    return [v for v in values if any(type(v) is type(d) and v == d for d in declared)]
+
+
 def _option_changes(ruleset: Ruleset, short: set[str], variants: Mapping[str, Any] | None,
                     rng: random.Random) -> dict[str, Any]:
-    """Option values to play: those whose own clause is short first, else one declared value at random."""
+    """Up to three option values to play, among the options whose clauses (or whose values' clauses) are short,
+    and a low target score when the engine takes any."""
+    related = {clause(c).option for c in short if c in CLAUSES} - {None}
+    names = [name for name, option in ruleset.OPTIONS.items()
+             if name in related or option.clause in short or any(v in short for v in option.value_clauses.values())]
+    rng.shuffle(names)
     changes: dict[str, Any] = {}
-    candidates: list[tuple[str, Any]] = []
-    for name, option in ruleset.OPTIONS.items():
-        declared = _declared(variants, name)
-        values = option.values()
-        if values is None or declared is None:
-            continue
-        allowed = values if declared == "any" else [v for v in values if any(
-            type(v) is type(d) and v == d for d in declared)]
-        for value in allowed:
-            if option.clause_of(value) in short or option.clause in short:
-                candidates.append((name, value))
-    rng.shuffle(candidates)
-    for name, value in candidates[:2]:
-        changes[name] = value
-    if _declared(variants, "target_score") == "any":
+    for name in names[:3]:
+        values = _allowed(ruleset, name, variants)
+        if values:
+            changes[name] = rng.choice(values)
+    if _declared(variants, "target_score") == "any" and rng.random() < 0.8:
         changes["target_score"] = rng.choice(LOW_TARGETS)
     return changes
 
 
+HUNTS = ("flip7", "actions", "actions", "bottom", "small_deck", "free")
+"""The ways an aimed game is steered (see the module docstring); ``small_deck`` only when the engine takes
+custom decks."""
+
+
 def _aim(ruleset: Ruleset, players: Sequence[int], short: set[str], variants: Mapping[str, Any] | None,
-         rng: random.Random) -> Aim:
+         decks: bool, rng: random.Random) -> Aim:
     changes = _option_changes(ruleset, short, variants, rng)
     try:
         steered = ruleset.with_options(**changes) if changes else ruleset
     except Flip7Error:
         steered = ruleset
+    hunt = rng.choice([h for h in HUNTS if decks or h != "small_deck"])
+    if hunt == "small_deck":
+        pool = [text for text, count in steered.deck for _ in range(count)]
+        rng.shuffle(pool)
+        kept = Counter(pool[:rng.randint(8, 24)])
+        steered = replace(steered, deck=tuple(sorted(kept.items())))
     low = max(steered.min_players, 1)
     high = steered.max_players or max(players)
     counts = [min(max(p, low), high) for p in players]
-    two_decks = steered.players_per_deck + 1
-    if any("TWO-DECKS" in c for c in short) and (not steered.max_players or steered.max_players >= two_decks):
-        count = two_decks
-    else:
-        count = rng.choice(counts)
-    hunt = rng.choice(("flip7", "actions", "actions", "free"))
+    count = rng.choice(counts)
+    if any("TWO-DECKS" in c for c in short) and rng.random() < 0.3:
+        more = steered.players_per_deck + 1
+        if more <= 8 or rng.random() < 0.2:
+            count = more if not steered.max_players or steered.max_players >= more else count
     deck = steered.deck_cards(count)
     specials = sorted({c.text for c in deck if not c.is_number or c.special is not None or c.value == 0})
     return Aim(steered, count, hunt, tuple(specials))
@@ -117,14 +143,21 @@ class _Hunter:
 
     def choose(self, game: Game, decision: Decision) -> Choice:
         hunt = self.aim.hunt
-        if decision.kind != DecisionKind.HIT_OR_STAY or self.reshuffled:
+        if decision.kind != DecisionKind.HIT_OR_STAY or self.reshuffled or hunt in ("bottom", "small_deck", "free"):
             return random_policy(game, decision, self.rng)
         if hunt == "flip7":
             return self._flip7(game, decision)
-        if hunt == "actions" and "hit" in decision.options and self.rng.random() < 0.7:
+        if "hit" in decision.options and self.rng.random() < 0.7:
             if self.rng.random() < 0.5 and self.aim.specials:
-                wanted = self.rng.choice(self.aim.specials)
-                self.steering.put_on_top([lambda c, chosen: c.text == wanted])
+                held = set(game.players[decision.player].values)
+                wanted: list[Wanted] = []
+                for _ in range(self.rng.randint(1, 3)):
+                    if held and self.rng.random() < 0.2:
+                        wanted.append(lambda c, chosen: c.is_number and c.value in held)  # a bust
+                    else:
+                        text = self.rng.choice(self.aim.specials)
+                        wanted.append(lambda c, chosen, text=text: c.text == text)
+                self.steering.put_on_top(wanted)
             return "hit"
         return random_policy(game, decision, self.rng)
 
@@ -134,22 +167,29 @@ class _Hunter:
         if decision.player != self.hero:
             return "stay" if "stay" in decision.options else "hit"
         held = set(game.players[self.hero].values)
-        roll = self.rng.random()
-        extras = [t for t in self.aim.specials if t in ("0", "ZERO", "x2", "FLIP3", "FLIP4", "CHANCE", "/2")]
-        if extras and roll < 0.35:
-            wanted = self.rng.choice(extras)
-            if not (card(wanted).is_number and card(wanted).value in held):
-                self.steering.put_on_top([lambda c, chosen: c.text == wanted])
+        if self.aim.specials and self.rng.random() < 0.35:
+            wanted = self.rng.choice(self.aim.specials)
+            if self.steering.put_on_top([lambda c, chosen: c.text == wanted]):
                 return "hit"
         self.steering.put_on_top([new_number_for(held)])
         return "hit"
 
 
+def _rigged_deck(aim: Aim, rng: random.Random) -> list[Card]:
+    deck = aim.ruleset.deck_cards(aim.players)
+    rng.shuffle(deck)
+    if aim.hunt == "bottom" and aim.specials:
+        # an Action second from the bottom: the pile runs out while it is being resolved
+        action = rng.choice(aim.specials)
+        rigged = rig(deck, [lambda c, chosen: c.text == action, lambda c, chosen: True], bottom=True)
+        deck = rigged if rigged is not None else deck
+    return deck
+
+
 def aimed_trace(aim: Aim, seed: str, index: int) -> dict[str, Any]:
     """Play one aimed game on the reference and record it as a trace (observations included)."""
     rng = random.Random(f"{seed}:aimed:{aim.ruleset.name}:{index}")
-    deck = aim.ruleset.deck_cards(aim.players)
-    rng.shuffle(deck)
+    deck = _rigged_deck(aim, rng)
     dealer = rng.randrange(aim.players)
     orders: list[list[str]] = []
     holder: list[_Hunter] = []
@@ -177,11 +217,12 @@ def aimed_trace(aim: Aim, seed: str, index: int) -> dict[str, Any]:
 
 
 def aimed_cases(rulesets: Sequence[Ruleset], players: Sequence[int], seed: str, coverage: Coverage,
-                least: int, variants: Mapping[str, Any] | None = None, cap: int = DEFAULT_CAP
-                 ) -> Iterator[tuple[Case, frozenset[str]]]:
+                least: int, variants: Mapping[str, Any] | None = None, cap: int = DEFAULT_CAP,
+                 decks: bool = True) -> Iterator[tuple[Case, frozenset[str]]]:
     """Aimed games for each ruleset until every expected clause is exercised by ``least`` cases of
     ``coverage`` (which is updated with the cases kept), or ``cap`` candidates were tried. Each kept game
-    gives a round case and a game case (seed ``SEED:aimed``), each with the clauses it exercises."""
+    gives a round case and a game case (seed ``SEED:aimed``), each with the clauses it exercises. ``decks``
+    says whether the engine takes custom decks (small-deck games need them)."""
     for ruleset in rulesets:
         expected, _ = expected_clauses(ruleset, variants)
         rng = random.Random(f"{seed}:aimed:{ruleset.name}")
@@ -189,7 +230,7 @@ def aimed_cases(rulesets: Sequence[Ruleset], players: Sequence[int], seed: str, 
             short = set(coverage.short(ruleset.name, expected, least))
             if not short:
                 break
-            aim = _aim(ruleset, players, short, variants, rng)
+            aim = _aim(ruleset, players, short, variants, decks, rng)
             try:
                 trace = aimed_trace(aim, seed, index)
             except Flip7Error:

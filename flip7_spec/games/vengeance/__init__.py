@@ -19,7 +19,7 @@ from flip7_spec.games.vengeance.engine import VengeanceGame
 from flip7_spec.games.vengeance.play import ROLES, decision_clause, policy_choice, scoring_clause
 from flip7_spec.games.vengeance.ruleset import GAME, VengeanceRuleset, vengeance, vengeance_basic
 from flip7_spec.games.vengeance.scoring import check_vengeance_hand, vengeance_score
-from flip7_spec.games.vengeance.witness import vengeance_witness
+from flip7_spec.games.vengeance.witness import CLAUSE_CARDS, vengeance_witness
 from flip7_spec.registry import GameDefinition, register_game
 
 
@@ -51,4 +51,5 @@ DEFINITION = register_game(GameDefinition(
     scores_below_zero=lambda ruleset: ruleset.brutal_mode or ruleset.negative_scores,  # [V-SCORE-FLOOR]
     symbolic=_symbolic,
     clause_witness=vengeance_witness,
+    clause_cards=CLAUSE_CARDS,
 ))

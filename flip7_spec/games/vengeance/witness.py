@@ -232,3 +232,21 @@ def _from_round_end(end: RoundEnd, evidence: Evidence) -> set[str]:
         if raw < 0 or score < 0:
             seen.add("V-BRUTAL-NEGATIVE" if ruleset.brutal_mode and score < 0 else "V-SCORE-FLOOR")
     return seen
+
+
+CLAUSE_CARDS: dict[str, frozenset[str]] = {
+    **{c: frozenset({"ZERO"}) for c in ("V-ZERO-SCORE", "V-ZERO-FLIP7", "V-ZERO-MUST-HIT")},
+    **{c: frozenset({"U7"}) for c in ("V-UNLUCKY7-WIPE", "V-UNLUCKY7-NO-BUST", "V-UNLUCKY7-LATER-7",
+                                      "V-FLIP4-UNLUCKY7")},
+    **{c: frozenset({"L13"}) for c in ("V-LUCKY13-PAIR", "V-LUCKY13-FLIP7", "V-LUCKY13-THIRD")},
+    "V-SPECIAL-NUMBERS": frozenset({"ZERO", "U7", "L13"}),
+    **{c: frozenset({"ONEMORE"}) for c in ("V-ONEMORE", "V-ONEMORE-STAY")},
+    "V-ACTION-ALONE": frozenset({"ONEMORE", "FLIP4"}),
+    **{c: frozenset({"FLIP4"}) for c in ("V-FLIP4", "V-FLIP4-SELF", "V-FLIP4-STOP", "V-FLIP4-HOLD",
+                                         "V-FLIP4-HOLD-DISCARD", "V-FLIP4-RESOLVER-OUT")},
+    **{c: frozenset({"SWAP"}) for c in ("V-SWAP", "V-SWAP-LIMITS", "V-SWAP-RECEIVE")},
+    "V-STEAL": frozenset({"STEAL"}),
+    **{c: frozenset({"DISCARD"}) for c in ("V-DISCARD", "V-DISCARD-SELF", "V-DISCARD-CHOOSER")},
+    "V-HALVE-WHOLE-TOTAL": frozenset({"/2"}),
+}
+"""The cards each card-specific clause needs in the deck (any one of them)."""
