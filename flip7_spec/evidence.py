@@ -41,3 +41,10 @@ class Evidence:
     events: Sequence[dict[str, Any]]
     round_ends: Sequence[RoundEnd]
     over: bool
+
+    def first_round(self) -> Evidence:
+        """The evidence of the first round only: the events up to its ``round_end``, and its scoring."""
+        end = next((i for i, e in enumerate(self.events) if e.get("event") == "round_end"), None)
+        if end is None:
+            return self
+        return Evidence(self.ruleset, self.players, self.events[:end + 1], self.round_ends[:1], False)

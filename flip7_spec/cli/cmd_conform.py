@@ -94,7 +94,7 @@ def _rulesets(names: tuple[str, ...]) -> list[Ruleset] | None:
 @click.option("--min-coverage", type=click.IntRange(1), default=None, metavar="K",
               help="aim generated games until every expected clause of every ruleset is exercised by K generated "
                    f"cases (at most {DEFAULT_CAP} aimed candidate games per ruleset; default: aim for 3 with at "
-                   "most 12)")
+                   "most 16)")
 @click.option("--smoke", is_flag=True, help="only the handshake and one whole short game (is the adapter right?)")
 @click.option("--no-cache", is_flag=True,
               help="search the scoring hands with z3 again instead of reading the shipped or cached results")

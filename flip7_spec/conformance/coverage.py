@@ -35,13 +35,7 @@ def evidence_of(ruleset: Ruleset, trace: Mapping[str, Any], first_round_only: bo
     orders = [cards(list(r)) for r in _reshuffles(trace)]
     game = make_game(ruleset, players, cards(list(header["deck"])), int(header.get("dealer", 0)),
                      record=True, reshuffles=orders)
-    ends: list[RoundEnd] = []
-
-    def scored(finished: Game) -> None:
-        rows = tuple(ScoredRow(tuple(c.text for c in p.cards), str(p.status)) for p in finished.players)
-        ends.append(RoundEnd(finished.round, rows, tuple(finished.last_scores), tuple(finished.totals)))
-
-    game.on_round_end = scored
+    ends = watch_round_ends(game)
     events = [e.to_json() for e in game.start()]
     for step in trace.get("steps", []):
         if "decision" not in step:
@@ -52,7 +46,20 @@ def evidence_of(ruleset: Ruleset, trace: Mapping[str, Any], first_round_only: bo
             events.extend(e.to_json() for e in game.apply(step["decision"]["choice"]))
         except Exception:
             break
-    return Evidence(ruleset, players, events, tuple(ends), game.over)
+    evidence = Evidence(ruleset, players, events, tuple(ends), game.over)
+    return evidence.first_round() if first_round_only else evidence
+
+
+def watch_round_ends(game: Game) -> list[RoundEnd]:
+    """A list that fills with every round of ``game`` as it is scored (set before the game starts)."""
+    ends: list[RoundEnd] = []
+
+    def scored(finished: Game) -> None:
+        rows = tuple(ScoredRow(tuple(c.text for c in p.cards), str(p.status)) for p in finished.players)
+        ends.append(RoundEnd(finished.round, rows, tuple(finished.last_scores), tuple(finished.totals)))
+
+    game.on_round_end = scored
+    return ends
 
 
 def _reshuffles(trace: Mapping[str, Any]) -> list[list[str]]:
@@ -68,14 +75,23 @@ def clauses_of_evidence(evidence: Evidence) -> frozenset[str]:
     return frozenset(named | set(witnessed))
 
 
-def case_clauses(case: Any) -> frozenset[str]:
-    """The clauses one corpus case exercises (a :class:`~flip7_spec.conformance.cases.Case`)."""
+def case_clauses(case: Any, played: dict[int, tuple[Any, Evidence]] | None = None) -> frozenset[str]:
+    """The clauses one corpus case exercises (a :class:`~flip7_spec.conformance.cases.Case`). ``played``
+    keeps the reference's play of each trace (by ``id``), so that a trace's round and game cases replay it once."""
     if case.level == "scoring":
         return frozenset({case.clause} if case.clause else set())
     if case.trace is None:
         return frozenset()
     try:
-        return clauses_of_evidence(evidence_of(case.ruleset, case.trace, first_round_only=case.level == "round"))
+        kept = None if played is None else played.get(id(case.trace))
+        if kept is not None and kept[0] is case.trace:
+            evidence = kept[1]
+        else:
+            evidence = evidence_of(case.ruleset, case.trace)
+            if played is not None:
+                played.clear()  # only the latest trace: a round case and its game case come together
+                played[id(case.trace)] = (case.trace, evidence)
+        return clauses_of_evidence(evidence.first_round() if case.level == "round" else evidence)
     except Exception:  # a trace the reference cannot even start: no coverage (the runner reports it)
         return frozenset()
 
@@ -156,6 +172,7 @@ class Coverage:
     counts: dict[str, Counter[str]] = field(default_factory=dict)
     by_part: dict[str, dict[str, Counter[str]]] = field(default_factory=dict)
     rulesets: dict[str, Ruleset] = field(default_factory=dict)
+    _played: dict[int, tuple[Any, Evidence]] = field(default_factory=dict, repr=False)
 
     def add(self, ruleset: Ruleset, part: str, clauses: Iterable[str]) -> None:
         """Count one case of ``part`` that exercises ``clauses`` under ``ruleset`` (counted under the name of
@@ -167,7 +184,7 @@ class Coverage:
 
     def add_case(self, case: Any, part: str) -> frozenset[str]:
         """Count ``case`` (see :func:`case_clauses`); returns its clauses."""
-        found = case_clauses(case)
+        found = case_clauses(case, self._played)
         self.add(case.ruleset, part, found)
         return found
 

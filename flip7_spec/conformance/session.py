@@ -91,7 +91,7 @@ class Corpus:
     min_coverage: int = 3
     """After the generated games, aimed games until each expected clause is exercised by this many generated
     cases (see :mod:`flip7_spec.conformance.steer`); 0: no aimed games."""
-    aim_cap: int = 12
+    aim_cap: int = 16
     decks: bool = True
     """Whether the engine takes custom decks (aimed games may then play small decks)."""
     """Aimed candidate games tried per ruleset at most."""
@@ -152,7 +152,7 @@ class Corpus:
                     found = self.coverage.add_case(case, "generated")
                     aiming.add(case.ruleset, "generated", found)
                     yield case
-            if self.games and self.min_coverage > 0 and {"round", "game"} <= self.levels:
+            if self.games and self.min_coverage > 0 and "game" in self.levels:
                 for case, clauses in aimed_cases(rulesets, self.players, self.seed, aiming, self.min_coverage,
                                                  self.variants, self.aim_cap, self.decks):
                     self.coverage.add(case.ruleset, "generated", clauses)
