@@ -3,8 +3,10 @@
 Both runs are :func:`flip7_spec.conformance.session.run` against the reference behind the protocol
 (``python -m flip7_spec serve`` in a child process) with every default of ``flip7-spec conform``: 40 generated
 games over the presets the engine declares, the shipped fixtures and the scoring cases. The *before* run is the
-same corpus without aimed games (``min_coverage=0``) and without counting coverage (the plain generator of the
-previous release); the *after* run is the default. Target: after / before at most 1.5 (wall clock).
+same corpus without aimed games (``min_coverage=0``) and without counting coverage: games recorded in a helper
+process while the engine plays, as the generator did before coverage; the *after* run is the default (the
+helper also counts each case's clauses, then aims games at the short ones). Target: after / before at most
+1.5 (wall clock).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 import pytest
 
 from bench.support import note, report
+from flip7_spec.conformance import steer
 from flip7_spec.conformance.coverage import Coverage
 from flip7_spec.conformance.session import Corpus, EngineSpec, run
 from flip7_spec.fixtures import shipped_fixtures_dir
@@ -38,6 +41,7 @@ def test_default_run_with_coverage_and_aimed_games(benchmark: Any, monkeypatch: 
     def both() -> None:
         with monkeypatch.context() as patch:
             patch.setattr(Coverage, "add_case", lambda self, case, part: frozenset())
+            patch.setattr(steer, "trace_clauses", lambda ruleset, trace: (frozenset(), frozenset()))
             runs["before"] = _default_run(aimed=False)
         runs["after"] = _default_run(aimed=True)
 

@@ -182,7 +182,7 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
     shown_from = None if fixtures_dir is None else ("flip7-spec's shipped fixtures" if fixtures is None
                                                    else str(fixtures))
     summary = summary_lines(collected, spec.name, elapsed, decisions, handshake_seconds)
-    covered = summarise(settled_corpus.coverage, settled_corpus.variants)
+    covered = summarise(settled_corpus.coverage, settled_corpus.variants, settled_corpus.ruleset_list)
     for line in [*summary, *corpus_lines(collected, shown_from), *coverage_lines(covered, verbose),
                  *skip_lines(collected)]:
         click.echo(line)

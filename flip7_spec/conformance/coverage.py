@@ -68,6 +68,12 @@ def _reshuffles(trace: Mapping[str, Any]) -> list[list[str]]:
     return trace_reshuffles(dict(trace))
 
 
+def trace_clauses(ruleset: Ruleset, trace: Mapping[str, Any]) -> tuple[frozenset[str], frozenset[str]]:
+    """The clauses a trace's round case and game case exercise (one replay for both)."""
+    evidence = evidence_of(ruleset, trace)
+    return clauses_of_evidence(evidence.first_round()), clauses_of_evidence(evidence)
+
+
 def clauses_of_evidence(evidence: Evidence) -> frozenset[str]:
     """The clauses ``evidence`` exercises: its events' clauses and what its game's witness reads."""
     named = {str(e["clause"]) for e in evidence.events if "clause" in e}
@@ -78,6 +84,8 @@ def clauses_of_evidence(evidence: Evidence) -> frozenset[str]:
 def case_clauses(case: Any, played: dict[int, tuple[Any, Evidence]] | None = None) -> frozenset[str]:
     """The clauses one corpus case exercises (a :class:`~flip7_spec.conformance.cases.Case`). ``played``
     keeps the reference's play of each trace (by ``id``), so that a trace's round and game cases replay it once."""
+    if case.clauses is not None:
+        return frozenset(case.clauses)
     if case.level == "scoring":
         return frozenset({case.clause} if case.clause else set())
     if case.trace is None:
@@ -226,10 +234,14 @@ class RulesetCoverage:
                 "unreachable": [{"clause": u.clause, "reason": u.reason} for u in self.unreachable]}
 
 
-def summarise(coverage: Coverage, variants: Mapping[str, Any] | None = None) -> list[RulesetCoverage]:
-    """One :class:`RulesetCoverage` per ruleset counted, in the order first counted."""
+def summarise(coverage: Coverage, variants: Mapping[str, Any] | None = None,
+              rulesets: Sequence[Ruleset] | None = None) -> list[RulesetCoverage]:
+    """One :class:`RulesetCoverage` per ruleset of ``rulesets`` (default: every ruleset counted, in the order
+    first counted; a fixture's own ruleset is counted under its own name)."""
     out = []
-    for name, ruleset in coverage.rulesets.items():
+    chosen = [(r.name, coverage.rulesets.get(r.name, r)) for r in rulesets] if rulesets is not None \
+        else list(coverage.rulesets.items())
+    for name, ruleset in chosen:
         expected, unreachable = expected_clauses(ruleset, variants)
         counts = coverage.counts.get(name, Counter())
         parts = {part: {c: n for c, n in counter.items()} for part, counter in coverage.by_part.get(name, {}).items()}

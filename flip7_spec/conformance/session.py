@@ -13,12 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from flip7_spec.conformance import FAIL
-from flip7_spec.conformance.background import generated_in_background
+from flip7_spec.conformance.background import in_background
 from flip7_spec.conformance.cases import (
     Case,
     default_rulesets,
     fixture_cases,
-    generated_cases,
     scoring_cases,
     trace_file_cases,
 )
@@ -26,7 +25,7 @@ from flip7_spec.conformance.coverage import Coverage
 from flip7_spec.conformance.declarations import DeclarationError, check_declarations
 from flip7_spec.conformance.runner import CaseResult, run_case
 from flip7_spec.conformance.shrink import shrink
-from flip7_spec.conformance.steer import aimed_cases
+from flip7_spec.conformance.steer import generated_and_aimed
 from flip7_spec.errors import Flip7Error
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure
 from flip7_spec.protocol.process import ProcessEngine
@@ -145,18 +144,13 @@ class Corpus:
             yield case
         rulesets = self.ruleset_list
         if rulesets:
-            generate = generated_in_background if self.background else generated_cases
-            aiming = Coverage()
-            for case in generate(rulesets, self.players, self.games, self.seed, self.variants):
-                if case.level in self.levels:
-                    found = self.coverage.add_case(case, "generated")
-                    aiming.add(case.ruleset, "generated", found)
-                    yield case
-            if self.games and self.min_coverage > 0 and "game" in self.levels:
-                for case, clauses in aimed_cases(rulesets, self.players, self.seed, aiming, self.min_coverage,
-                                                 self.variants, self.aim_cap, self.decks):
-                    self.coverage.add(case.ruleset, "generated", clauses)
-                    yield case
+            def make() -> Iterator[Case]:
+                return generated_and_aimed(rulesets, self.players, self.games, self.seed, self.variants,
+                                           self.min_coverage, self.aim_cap, self.decks, self.levels)
+
+            for case in in_background(make) if self.background and self.games > 1 else make():
+                self.coverage.add_case(case, "generated")
+                yield case
 
     def size(self) -> int:
         """An estimate of the number of cases, for the progress bar."""

@@ -26,8 +26,14 @@ from typing import Any
 
 from flip7_spec.cards import Card, card
 from flip7_spec.clauses import CLAUSES, clause
-from flip7_spec.conformance.cases import Case, GameJob, job_cases
-from flip7_spec.conformance.coverage import Coverage, clauses_of_evidence, expected_clauses, watch_round_ends
+from flip7_spec.conformance.cases import Case, GameJob, game_jobs, generated_game, job_cases
+from flip7_spec.conformance.coverage import (
+    Coverage,
+    clauses_of_evidence,
+    expected_clauses,
+    trace_clauses,
+    watch_round_ends,
+)
 from flip7_spec.errors import Flip7Error
 from flip7_spec.events import Choice, Decision, DecisionKind
 from flip7_spec.evidence import Evidence
@@ -36,6 +42,7 @@ from flip7_spec.play import make_game
 from flip7_spec.policies import random_policy
 from flip7_spec.rulesets import Ruleset
 from flip7_spec.steering import PileSteering, Wanted, new_number_for, rig
+from flip7_spec.steering import card_text as card_is
 from flip7_spec.trace.record import record_choices
 
 DEFAULT_CAP = 120
@@ -213,8 +220,7 @@ class _Hunter:
             if held and self.rng.random() < 0.25:
                 wanted.append(lambda c, chosen: c.is_number and c.value in held)
             else:
-                text = self.rng.choice(self.aim.specials)
-                wanted.append(lambda c, chosen, text=text: c.text == text)
+                wanted.append(card_is(self.rng.choice(self.aim.specials)))
         return wanted
 
     def _flip7(self, game: Game, decision: Decision) -> Choice:
@@ -229,10 +235,9 @@ class _Hunter:
             wanted: list[Wanted] = [lambda c, chosen: c.text == action]
             if self.steering.put_on_top(wanted + [new_number_for(held)] * (7 - len(held))):
                 return "hit"
-        if self.aim.specials and self.rng.random() < 0.35:
-            wanted = self.rng.choice(self.aim.specials)
-            if self.steering.put_on_top([lambda c, chosen: c.text == wanted]):
-                return "hit"
+        if self.aim.specials and self.rng.random() < 0.35 and \
+                self.steering.put_on_top([card_is(self.rng.choice(self.aim.specials))]):
+            return "hit"
         self.steering.put_on_top([new_number_for(held)])
         return "hit"
 
@@ -352,3 +357,24 @@ def aimed_cases(rulesets: Sequence[Ruleset], players: Sequence[int], seed: str, 
             case = next(c for c in job_cases(job, trace) if c.level == "game")
             coverage.add(ruleset, "generated", found)
             yield case, found
+
+
+def generated_and_aimed(rulesets: Sequence[Ruleset], players: Sequence[int], games: int, seed: str,
+                        variants: Mapping[str, Any] | None, least: int, cap: int, decks: bool,
+                        levels: frozenset[str]) -> Iterator[Case]:
+    """The corpus's generated part: ``games`` generated games (their cases at ``levels``, each with the clauses
+    it exercises), then aimed games until each expected clause has ``least`` generated cases (at most ``cap``
+    candidates per ruleset; none when ``least`` is 0 or the game level is not run)."""
+    aiming = Coverage()
+    for job in game_jobs(rulesets, players, games, seed, variants):
+        trace = generated_game(job.ruleset, job.players, job.seed, job.index)
+        clauses = trace_clauses(job.ruleset, trace)
+        for case in job_cases(job, trace):
+            case.clauses = clauses[0] if case.level == "round" else clauses[1]
+            if case.level in levels:
+                aiming.add(case.ruleset, "generated", case.clauses)
+                yield case
+    if games and least > 0 and "game" in levels:
+        for case, found in aimed_cases(rulesets, players, seed, aiming, least, variants, cap, decks):
+            case.clauses = found
+            yield case

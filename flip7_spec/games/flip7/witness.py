@@ -57,7 +57,7 @@ def _from_events(evidence: Evidence) -> set[str]:
     events = list(evidence.events)
     for position, event in enumerate(events):
         kind = event["event"]
-        player = event.get("player")
+        player: int = event.get("player", -1)
         if kind == "round_start":
             hands = {seat: [] for seat in range(evidence.players)}
             dealt = set()

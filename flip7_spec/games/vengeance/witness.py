@@ -58,8 +58,8 @@ def _from_events(evidence: Evidence) -> set[str]:
     previous: dict[str, Any] = {}
     for event in evidence.events:
         kind = event["event"]
-        player = event.get("player")
-        target = event.get("target")
+        player: int = event.get("player", -1)
+        target: int = event.get("target", -1)
         if kind == "round_start":
             hands = {seat: [] for seat in range(evidence.players)}
             stayed, busted, flip4_draws = set(), set(), []
