@@ -32,13 +32,16 @@ def witnessed(name: str, events: Sequence[dict[str, Any]], rows: Sequence[tuple[
 
 
 @pytest.mark.clause("F7-MOD-X2")
-def test_an_x2_in_a_scored_row_with_numbers_is_the_x2_clause() -> None:
-    # F7-MOD-X2: "x2 doubles the sum of the Number cards only": a stayed row holding a Number and x2.
-    found = witnessed("flip7", [], [(("5", "x2"), "stayed"), (("3",), "stayed"), (("4", "4"), "busted")])
+def test_an_x2_with_a_plus_card_or_a_flip7_is_the_x2_clause() -> None:
+    # F7-MOD-X2: "x2 doubles the sum of the Number cards only, never the +N cards or the bonus": a scored row
+    # holding Numbers, x2 and a +N card (or seven Numbers) shows the whole clause.
+    found = witnessed("flip7", [], [(("5", "x2", "+4"), "stayed"), (("3",), "stayed"), (("4", "4"), "busted")])
     assert "F7-MOD-X2" in found
-    assert {"F7-SCORE-BUST", "F7-BUST-CARDS-STAY"} <= found  # the busted row, still holding its cards
+    assert {"F7-SCORE-BUST", "F7-BUST-CARDS-STAY", "F7-MOD-ADD"} <= found  # the busted row keeps its cards
     assert "F7-MOD-ONLY" not in found  # every scored row holds a Number
-    assert "F7-MOD-X2" not in witnessed("flip7", [], [(("x2",), "stayed"), (("3",), "stayed")])
+    seven = ("0", "1", "2", "3", "4", "5", "x2", "6")
+    assert "F7-MOD-X2" in witnessed("flip7", [], [(seven, "stayed"), (("3",), "stayed")])
+    assert "F7-MOD-X2" not in witnessed("flip7", [], [(("5", "x2"), "stayed"), (("3",), "stayed")])
 
 
 @pytest.mark.clause("F7-FLIP7-IN-FLIP3")

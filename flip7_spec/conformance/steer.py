@@ -24,7 +24,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from flip7_spec.cards import Card, card
+from flip7_spec.cards import Card, Kind, card
 from flip7_spec.clauses import CLAUSES, clause
 from flip7_spec.conformance.cases import Case, GameJob, game_jobs, generated_game, job_cases
 from flip7_spec.conformance.coverage import (
@@ -235,6 +235,10 @@ class _Hunter:
             wanted: list[Wanted] = [lambda c, chosen: c.text == action]
             if self.steering.put_on_top(wanted + [new_number_for(held)] * (7 - len(held))):
                 return "hit"
+        scaling = [t for t in self.aim.specials if card(t).kind in (Kind.MULTIPLY, Kind.HALVE)]
+        if len(held) >= 5 and scaling and self.rng.random() < 0.5 and \
+                self.steering.put_on_top([card_is(self.rng.choice(scaling))]):
+            return "hit"  # a Flip 7 with a card that scales the score: what does it scale?
         if self.aim.specials and self.rng.random() < 0.35 and \
                 self.steering.put_on_top([card_is(self.rng.choice(self.aim.specials))]):
             return "hit"

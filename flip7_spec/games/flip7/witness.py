@@ -191,8 +191,8 @@ def _from_round_end(end: RoundEnd, evidence: Evidence) -> set[str]:
             seen.add("F7-CHANCE-ROUND-END")
         if any(t.startswith("+") for t in modifiers):
             seen.add("F7-MOD-ADD")
-        if "x2" in modifiers and numbers:
-            seen.add("F7-MOD-X2")
+        if "x2" in modifiers and numbers and (seat in flip7_seats or any(t.startswith("+") for t in modifiers)):
+            seen.add("F7-MOD-X2")  # the whole clause: the Numbers doubled, and a +N card or the bonus not
         if modifiers and not numbers:
             seen.add("F7-MOD-ONLY")
         if flip7_seats and seat not in flip7_seats and row.cards:
