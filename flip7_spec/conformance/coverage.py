@@ -23,7 +23,7 @@ from flip7_spec.evidence import Evidence, RoundEnd, ScoredRow
 from flip7_spec.machine import Game
 from flip7_spec.play import make_game
 from flip7_spec.registry import definition_of
-from flip7_spec.rulesets import Ruleset
+from flip7_spec.rulesets import Ruleset, preset, preset_names
 
 
 def evidence_of(ruleset: Ruleset, trace: Mapping[str, Any], first_round_only: bool = False) -> Evidence:
@@ -183,10 +183,13 @@ class Coverage:
     _played: dict[int, tuple[Any, Evidence]] = field(default_factory=dict, repr=False)
 
     def add(self, ruleset: Ruleset, part: str, clauses: Iterable[str]) -> None:
-        """Count one case of ``part`` that exercises ``clauses`` under ``ruleset`` (counted under the name of
-        its preset, so option variants of one preset add up)."""
-        name = ruleset.name
-        self.rulesets.setdefault(name, ruleset)
+        """Count one case of ``part`` that exercises ``clauses`` under ``ruleset``, counted under the name of its
+        preset: option variants of a preset add up, and a ruleset file (a fixture's small deck, say) counts for
+        the preset it starts from."""
+        presets = preset_names()
+        name = ruleset.name if ruleset.name in presets or not ruleset.base else ruleset.base
+        if name not in self.rulesets:
+            self.rulesets[name] = preset(name) if name in presets else ruleset
         self.counts.setdefault(name, Counter()).update(set(clauses))
         self.by_part.setdefault(name, {}).setdefault(part, Counter()).update(set(clauses))
 
@@ -239,8 +242,7 @@ def summarise(coverage: Coverage, variants: Mapping[str, Any] | None = None,
     """One :class:`RulesetCoverage` per ruleset of ``rulesets`` (default: every ruleset counted, in the order
     first counted; a fixture's own ruleset is counted under its own name)."""
     out = []
-    chosen = [(r.name, coverage.rulesets.get(r.name, r)) for r in rulesets] if rulesets is not None \
-        else list(coverage.rulesets.items())
+    chosen = [(r.name, r) for r in rulesets] if rulesets is not None else list(coverage.rulesets.items())
     for name, ruleset in chosen:
         expected, unreachable = expected_clauses(ruleset, variants)
         counts = coverage.counts.get(name, Counter())

@@ -135,8 +135,10 @@ def _from_events(evidence: Evidence) -> set[str]:
             flip3_depth = max(0, flip3_depth - 1)
             if flip3_draws:
                 flip3_draws.pop()
-        elif kind == "assign" and event.get("card") == "FLIP3":
-            assigned_flip3 += 1
+        elif kind == "assign":
+            seen.add(ruleset.OPTIONS["set_aside_resolution"].clause_of(ruleset.set_aside_resolution))
+            if event.get("card") == "FLIP3":
+                assigned_flip3 += 1
         elif kind in ("bust", "flip7"):
             if flip3_depth > 0 and flip3_draws and flip3_draws[-1] < 3:
                 seen.add("F7-FLIP3-STOP")
@@ -147,6 +149,9 @@ def _from_events(evidence: Evidence) -> set[str]:
                 if "0" in hands.get(player, []):
                     seen.add("F7-FLIP7-ZERO")
         elif kind == "reshuffle":
+            order = event.get("order", [])
+            if order and all(t in ("FLIP3", "CHANCE") for t in order):
+                seen.add(ruleset.OPTIONS["stalled_round"].clause_of(ruleset.stalled_round))
             if any(hands.values()):
                 seen.add("F7-RESHUFFLE-TABLE-STAYS")
             if flip3_depth > 0:
