@@ -144,3 +144,22 @@ def test_the_corpus_counts_coverage_by_part() -> None:
     assert sum(summary.by_part["scoring"].values()) == len(scoring)
     assert summary.counts["F7-DEAL"] == 4  # two games, a round case and a game case each
     assert summary.to_json()["reached"] == len(summary.reached)
+
+
+def test_the_default_corpus_reaches_the_clauses_of_each_declared_ruleset() -> None:
+    """The default corpus (seed 0, 40 generated games, the shipped fixtures and the scoring cases, then the
+    aimed games) for an engine that declares every option value, as the reference and the bundled JavaScript
+    engine do: every expected clause of flip7 is reached, and at least 95 % of those of each Vengeance preset.
+    (The target of 3 cases for every clause is not reached by the default run; see docs/protocol.md.)"""
+    from flip7_spec.fixtures import shipped_fixtures_dir
+
+    rulesets = [preset("flip7"), preset("vengeance"), preset("vengeance-basic")]
+    corpus = Corpus(rulesets=rulesets, games=40, seed="0", fixtures=shipped_fixtures_dir()).for_engine(
+        reference_hello())
+    for _ in corpus.cases():
+        pass
+    summaries = {s.ruleset: s for s in summarise(corpus.coverage, corpus.variants, rulesets)}
+    assert not summaries["flip7"].unreached
+    for name in ("vengeance", "vengeance-basic"):
+        s = summaries[name]
+        assert len(s.reached) >= 0.95 * len(s.expected), (name, s.unreached)

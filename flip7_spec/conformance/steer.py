@@ -119,7 +119,8 @@ def _option_changes(ruleset: Ruleset, aimed_at: str, short: set[str], variants: 
             elif name == governing or option.clause == wanted:
                 own = [v for v in values if option.clause_of(v) == wanted] or values
                 changes[name] = rng.choice(own)
-    if _declared(variants, "target_score") == "any" and rng.random() < 0.6:
+    counted = any(ruleset.OPTIONS[name].values() is None for name in changes)  # a round limit, say: play it out
+    if _declared(variants, "target_score") == "any" and not counted and rng.random() < 0.6:
         changes["target_score"] = rng.choice(LOW_TARGETS)
     return changes
 
@@ -130,9 +131,10 @@ custom decks."""
 
 
 def _aim(ruleset: Ruleset, players: Sequence[int], short: set[str], variants: Mapping[str, Any] | None,
-         decks: bool, rng: random.Random, produced: Mapping[str, set[str]]) -> Aim:
-    """The next candidate: aimed at one short clause, with a hunt that produced it before more likely."""
-    aimed_at = rng.choice(sorted(short))
+         decks: bool, rng: random.Random, produced: Mapping[str, set[str]], fewest: set[str] | None = None) -> Aim:
+    """The next candidate: aimed at one of the short clauses with the fewest cases (an unreached one first),
+    with a hunt that produced it before more likely."""
+    aimed_at = rng.choice(sorted(fewest or short))
     changes = _option_changes(ruleset, aimed_at, short, variants, rng)
     try:
         steered = ruleset.with_options(**changes) if changes else ruleset
@@ -196,7 +198,12 @@ class _Hunter:
         held = set(game.players[decision.player].values)
         if hunt == "all_bust":
             if game.round == 1 and "hit" in decision.options:
-                self.steering.put_on_top([lambda c, chosen: c.is_number and c.value in held])
+                others = [p for seat, p in enumerate(game.players) if seat != decision.player]
+                if self.aim.specials and all(str(p.status) == "busted" for p in others):
+                    # the only player left: an Action or a Modifier they must play on themselves
+                    self.steering.put_on_top([card_is(self.rng.choice(self.aim.specials))])
+                else:
+                    self.steering.put_on_top([lambda c, chosen: c.is_number and c.value in held])
                 return "hit"
             return random_policy(game, decision, self.rng)
         if "hit" in decision.options and self.rng.random() < 0.7:
@@ -345,7 +352,10 @@ def aimed_cases(rulesets: Sequence[Ruleset], players: Sequence[int], seed: str, 
             short = set(coverage.short(ruleset.name, expected, least))
             if not short:
                 break
-            aim = _aim(ruleset, players, short, variants, decks, rng, produced)
+            counts = coverage.counts.get(ruleset.name, Counter())
+            least_count = min(counts[c] for c in short)
+            fewest = {c for c in short if counts[c] == least_count}
+            aim = _aim(ruleset, players, short, variants, decks, rng, produced, fewest)
             try:
                 aim.ruleset.check_players(aim.players)
                 played = aimed_game(aim, seed, index)
