@@ -91,10 +91,10 @@ def _rulesets(names: tuple[str, ...]) -> list[Ruleset] | None:
 @click.option("--junit-xml", type=click.Path(dir_okay=False, path_type=Path), help="write a JUnit XML report")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False, path_type=Path),
               help="write an HTML report: one self-contained file with each failure's table, both sides")
-@click.option("--min-coverage", type=click.IntRange(1), default=None, metavar="K",
+@click.option("--min-coverage", type=click.IntRange(0), default=None, metavar="K",
               help="aim generated games until every expected clause of every ruleset is exercised by K generated "
                    f"cases (at most {DEFAULT_CAP} aimed candidate games per ruleset; default: aim for 3 with at "
-                   "most 16)")
+                   "most 16; 0: no aimed games)")
 @click.option("--smoke", is_flag=True, help="only the handshake and one whole short game (is the adapter right?)")
 @click.option("--no-cache", is_flag=True,
               help="search the scoring hands with z3 again instead of reading the shipped or cached results")

@@ -40,7 +40,7 @@ from flip7_spec.evidence import Evidence
 from flip7_spec.machine import Game
 from flip7_spec.play import make_game
 from flip7_spec.policies import random_policy
-from flip7_spec.rulesets import Ruleset
+from flip7_spec.rulesets import Ruleset, ruleset_from_json
 from flip7_spec.steering import PileSteering, Wanted, new_number_for, rig
 from flip7_spec.steering import card_text as card_is
 from flip7_spec.trace.record import record_choices
@@ -146,7 +146,11 @@ def _aim(ruleset: Ruleset, players: Sequence[int], short: set[str], variants: Ma
     if hunt == "tie" and _declared(variants, "target_score") == "any":
         steered = steered.with_options(target_score=rng.randint(1, 8))
     if hunt == "small_deck":
-        steered = replace(steered, deck=_small_deck(steered, rng))
+        small = replace(steered, deck=_small_deck(steered, rng))
+        try:
+            steered = ruleset_from_json(small.to_json())  # a deck an engine is sent must be a valid ruleset
+        except Flip7Error:
+            hunt = "free"
     if hunt == "bottom" and steered.target_score < ruleset.target_score:
         steered = steered.with_options(target_score=ruleset.target_score)  # the game must last the whole pile
     low = max(steered.min_players, 1)
