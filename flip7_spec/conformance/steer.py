@@ -105,11 +105,16 @@ def _option_changes(ruleset: Ruleset, aimed_at: str, short: set[str], variants: 
     engine takes any."""
     targets = [aimed_at] + (sorted(short) if rng.random() < 0.33 else [])
     changes: dict[str, Any] = {}
+    for name in ruleset.OPTIONS:  # an option whose own value the engine does not declare plays a declared one
+        declared = _declared(variants, name)
+        own = getattr(ruleset, name)
+        if isinstance(declared, list) and declared and not any(type(v) is type(own) and v == own for v in declared):
+            changes[name] = rng.choice(declared)
     for wanted in targets[:4]:
         governing = clause(wanted).option if wanted in CLAUSES else None
         for name, option in ruleset.OPTIONS.items():
             values = _allowed(ruleset, name, variants)
-            if not values or name in changes:
+            if not values:
                 continue
             chosen = [v for v in values if option.value_clauses.get(v) == wanted]
             if chosen:
