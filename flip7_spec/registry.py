@@ -9,7 +9,7 @@ by the name a ruleset carries (``ruleset.game``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -18,6 +18,7 @@ from flip7_spec.cards import Card
 from flip7_spec.clauses import Clause, register, unregister
 from flip7_spec.errors import RulesetError
 from flip7_spec.events import Choice, Decision, Status
+from flip7_spec.evidence import Evidence
 from flip7_spec.machine import Game
 from flip7_spec.misreadings import Misreading, register_misreadings, unregister_misreadings
 from flip7_spec.rulesets import Ruleset, register_preset, unregister_presets
@@ -80,6 +81,10 @@ def _no_checks(game: Any) -> None:
     return None
 
 
+def _no_witness(evidence: Evidence) -> Iterable[str]:
+    return ()
+
+
 @dataclass(frozen=True)
 class GameDefinition:
     """Everything the core needs to know of one game, found by its name.
@@ -119,6 +124,10 @@ class GameDefinition:
     """Whether the game's first preset is the default ruleset (the built-in Flip 7 is)."""
     misreadings: Sequence[Misreading] = ()
     """The game's catalogue of known misreadings (:mod:`flip7_spec.misreadings`), tried by the diagnosis."""
+    clause_witness: Callable[[Evidence], Iterable[str]] = field(default=_no_witness)
+    """The clauses a played game shows applied beyond its events' own clauses (see :mod:`flip7_spec.evidence`)."""
+    clause_cards: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    """For a clause about particular cards, those cards (any one will do): a deck without them cannot reach it."""
 
     def clause_of(self, role: Role) -> str:
         """The clause of this game that plays ``role``."""

@@ -43,6 +43,7 @@ from flip7_spec.machine import Game
 from flip7_spec.play import check_hand, make_game
 from flip7_spec.policies import threshold_policy
 from flip7_spec.rulesets import Ruleset, preset, preset_names
+from flip7_spec.steering import PileSteering, any_number, card_text, new_number_for, rig
 from flip7_spec.trace.record import record_choices
 
 Chooser = Callable[[Game, Decision], Choice]
@@ -421,54 +422,6 @@ class GameRecord:
             yield from events
 
 
-class _Steering:
-    """Moves chosen cards of the draw pile to its top, keeping the record's deck equal to the order the
-    cards are really drawn in. Used only before the first reshuffle, while the pile is the rest of the deck."""
-
-    def __init__(self, game: Game, deck: list[Card]) -> None:
-        self.game = game
-        self.deck = deck
-
-    def put_on_top(self, wanted: Sequence[Callable[[Card, list[Card]], bool]]) -> bool:
-        """For each predicate in order, find the nearest pile card it accepts (given the cards already
-        picked) and put the picked cards on top, the first on the very top. False (nothing moved) if a
-        predicate finds no card."""
-        game = self.game
-        top_first = game.pile[::-1]
-        picked = _pick(top_first, wanted)
-        if picked is None:
-            return False
-        rest = [c for i, c in enumerate(top_first) if i not in picked]
-        new_top_first = [top_first[i] for i in picked] + rest
-        game.pile[:] = new_top_first[::-1]
-        drawn = len(self.deck) - len(new_top_first)
-        self.deck[drawn:] = new_top_first
-        return True
-
-
-def _pick(top_first: Sequence[Card], wanted: Sequence[Callable[[Card, list[Card]], bool]]) -> list[int] | None:
-    picked: list[int] = []
-    for predicate in wanted:
-        chosen = [top_first[i] for i in picked]
-        index = next((i for i, c in enumerate(top_first) if i not in picked and predicate(c, chosen)), None)
-        if index is None:
-            return None
-        picked.append(index)
-    return picked
-
-
-def _rig(deck: list[Card], wanted: Sequence[Callable[[Card, list[Card]], bool]], bottom: bool = False
-         ) -> list[Card] | None:
-    """``deck`` (top first) with the cards ``wanted`` picks moved to its top (or, with ``bottom``, to its
-    bottom in the same order), or None when a predicate finds no card."""
-    picked = _pick(deck, wanted)
-    if picked is None:
-        return None
-    chosen = [deck[i] for i in picked]
-    rest = [c for i, c in enumerate(deck) if i not in picked]
-    return rest + chosen if bottom else chosen + rest
-
-
 class Script:
     """A steered scenario: adjusts the setup before the game starts, and may force a choice (steering the
     pile first) at each decision before the first reshuffle. ``reached`` says whether the rare state came."""
@@ -479,32 +432,23 @@ class Script:
     def prepare(self, draw: Draw, setup: GameSetup) -> GameSetup:
         return setup
 
-    def choose(self, game: Game, decision: Decision, steering: _Steering) -> Choice | None:
+    def choose(self, game: Game, decision: Decision, steering: PileSteering) -> Choice | None:
         return None
 
     def reached(self, game: Game, events: Sequence[Event], reshuffles: Sequence[Reshuffle]) -> bool:
         raise NotImplementedError
 
 
-def _number(c: Card, chosen: list[Card]) -> bool:
-    return c.is_number
 
 
-def _new_number_for(held: set[int]) -> Callable[[Card, list[Card]], bool]:
-    def accept(c: Card, chosen: list[Card]) -> bool:
-        return c.is_number and c.value not in held and all(c.value != o.value for o in chosen)
-
-    return accept
 
 
-def _text(text: str) -> Callable[[Card, list[Card]], bool]:
-    return lambda c, chosen: c.text == text
 
 
 def _with_deal_of_numbers(setup: GameSetup, **options: Any) -> GameSetup | None:
     """The setup with the initial deal on (plus ``options``) and Number cards for the whole deal."""
     ruleset = setup.ruleset.with_options(initial_deal=True, **options)
-    rigged = _rig(setup.cards(), [_number] * setup.players)
+    rigged = rig(setup.cards(), [any_number] * setup.players)
     if rigged is None:
         return None
     return GameSetup(ruleset, setup.players, setup.dealer, tuple(c.text for c in rigged))
@@ -531,7 +475,7 @@ class _Flip7InFlip3(_HeroScript):
     name = "flip7_in_flip3"
 
 
-    def choose(self, game: Game, decision: Decision, steering: _Steering) -> Choice | None:
+    def choose(self, game: Game, decision: Decision, steering: PileSteering) -> Choice | None:
         if game.round > 1:
             return None
         if self.hero is None:
@@ -544,9 +488,9 @@ class _Flip7InFlip3(_HeroScript):
             return "stay" if "stay" in decision.options else None
         held = set(game.players[self.hero].values)
         if len(held) < 4:
-            wanted = [_new_number_for(held)]
+            wanted = [new_number_for(held)]
         else:
-            wanted = [_text("FLIP3"), *[_new_number_for(held)] * (7 - len(held))]
+            wanted = [card_text("FLIP3"), *[new_number_for(held)] * (7 - len(held))]
         return "hit" if steering.put_on_top(wanted) else None
 
     def reached(self, game: Game, events: Sequence[Event], reshuffles: Sequence[Reshuffle]) -> bool:
@@ -566,15 +510,15 @@ class _ChancePassed(_HeroScript):
     name = "chance_passed"
 
 
-    def choose(self, game: Game, decision: Decision, steering: _Steering) -> Choice | None:
+    def choose(self, game: Game, decision: Decision, steering: PileSteering) -> Choice | None:
         if game.round > 1 or decision.kind != "hit_or_stay":
             return None
         if self.hero is None:
             self.hero = decision.player
         if decision.player == self.hero:
-            return "hit" if steering.put_on_top([_text("CHANCE")]) else None
+            return "hit" if steering.put_on_top([card_text("CHANCE")]) else None
         held = set(game.players[decision.player].values)
-        return "hit" if steering.put_on_top([_new_number_for(held)]) else None
+        return "hit" if steering.put_on_top([new_number_for(held)]) else None
 
     def reached(self, game: Game, events: Sequence[Event], reshuffles: Sequence[Reshuffle]) -> bool:
         return any(e.kind == "give" or (e.kind == "forced" and e.get("kind") == "give") for e in events)
@@ -592,13 +536,13 @@ class _AllBust(Script):
         def pairable(c: Card, chosen: list[Card]) -> bool:
             return c.is_number and counts[c.value] >= 2 and all(c.value != o.value for o in chosen)
 
-        rigged = _rig(setup.cards(), [pairable] * setup.players)
+        rigged = rig(setup.cards(), [pairable] * setup.players)
         if rigged is None:
             _reject()
         assert rigged is not None
         return GameSetup(ruleset, setup.players, setup.dealer, tuple(c.text for c in rigged))
 
-    def choose(self, game: Game, decision: Decision, steering: _Steering) -> Choice | None:
+    def choose(self, game: Game, decision: Decision, steering: PileSteering) -> Choice | None:
         if game.round > 1 or decision.kind != "hit_or_stay":
             return None
         held = set(game.players[decision.player].values)
@@ -641,13 +585,13 @@ class _TieAtTarget(Script):
         def lower(c: Card, chosen: list[Card]) -> bool:
             return c.is_number and c.value < top
 
-        rigged = _rig(deck, [equal, equal] + [lower] * others)
+        rigged = rig(deck, [equal, equal] + [lower] * others)
         if rigged is None:
             _reject()
         assert rigged is not None
         return GameSetup(ruleset, setup.players, setup.dealer, tuple(c.text for c in rigged))
 
-    def choose(self, game: Game, decision: Decision, steering: _Steering) -> Choice | None:
+    def choose(self, game: Game, decision: Decision, steering: PileSteering) -> Choice | None:
         if game.round == 1 and decision.kind == "hit_or_stay" and "stay" in decision.options:
             return "stay"
         return None
@@ -667,7 +611,7 @@ class _ReshuffleInFlip3(Script):
         ruleset = setup.ruleset
         if ruleset.target_score < 500:
             ruleset = ruleset.with_options(target_score=500)
-        rigged = _rig(setup.cards(), [_text("FLIP3"), lambda c, chosen: c.is_modifier], bottom=True)
+        rigged = rig(setup.cards(), [card_text("FLIP3"), lambda c, chosen: c.is_modifier], bottom=True)
         if rigged is None:
             _reject()
         assert rigged is not None
@@ -733,7 +677,7 @@ class _Play:
         self.setup = setup
         self.reshuffles: list[Reshuffle] = []
         self.game = make_game(setup.ruleset, setup.players, list(self.deck), setup.dealer, self.reshuffle)
-        self.steering = _Steering(self.game, self.deck)
+        self.steering = PileSteering(self.game, self.deck)
 
     def reshuffle(self, discard: list[Card]) -> list[Card]:
         game = self.game

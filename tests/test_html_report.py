@@ -29,7 +29,7 @@ from tests.htmltree import card_text, classes, having, headings, ids, parse, tex
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
-QUICK = ("--no-scoring", "--no-fixtures")
+QUICK = ("--no-scoring", "--no-fixtures", "--min-coverage", "0")  # exactly the --games games
 SECTIONS = ["Summary by level", "Failures by cause", "Coverage", "Skipped cases, by reason", "Failures", "Errors"]
 
 # The family each card text belongs to, from the card table of docs/trace-format.md.

@@ -6,7 +6,8 @@ failure; a failure must name a clause of the mutant's ``CLAUSES``; every failing
 saved as a shrunk trace that the reference replays cleanly and that still fails the mutant the same way.
 A few mutants also run as child processes, through the protocol.
 
-Each mutant has a fixed seed and a game count just large enough for the generated games alone to catch it
+Each mutant has a fixed seed and a game count just large enough for the generated games alone (without the
+aimed games, ``min_coverage=0``; tests/test_mutants_generated.py runs the default corpus) to catch it
 (a Flip 7 with an x2, a tie at the top or a 0 in a Flip 7 are rare in generated play, hence their seeds);
 a few counts are larger so that the plan also reaches a harder path (a failure at the round case's last
 step, a legal-level failure followed by a refused choice).
@@ -213,7 +214,7 @@ def sessions(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], tuple[
     def session(name: str) -> tuple[Results, Path]:
         if name not in done:
             plan = PLANS[name]
-            corpus = Corpus(rulesets=[preset(plan.ruleset)], games=plan.games, seed=plan.seed,
+            corpus = Corpus(rulesets=[preset(plan.ruleset)], games=plan.games, seed=plan.seed, min_coverage=0,
                             fixtures=FIXTURES if FIXTURES.is_dir() else None)
             save = root / name
             _, results, _ = run(EngineSpec(python=f"tests.mutants.{name}:Engine"), corpus, save=save)
@@ -337,7 +338,7 @@ def test_conform_catches_the_mutant_as_a_process(name: str, monkeypatch: pytest.
     """The same session through ``python -m tests.mutants.NAME`` and the protocol gives the same verdicts."""
     monkeypatch.chdir(REPO)
     plan = PLANS[name]
-    corpus = Corpus(rulesets=[preset(plan.ruleset)], games=plan.games, seed=plan.seed,
+    corpus = Corpus(rulesets=[preset(plan.ruleset)], games=plan.games, seed=plan.seed, min_coverage=0,
                     fixtures=FIXTURES if FIXTURES.is_dir() else None)
     command = f"{shlex.quote(sys.executable)} -m tests.mutants.{name}"
     hello, results, decisions = run(EngineSpec(command=command, timeout=20.0), corpus, save=tmp_path)
@@ -358,7 +359,8 @@ def test_reference_adapter_passes_the_same_plans() -> None:
         if key in seen:
             continue
         seen.add(key)
-        corpus = Corpus(rulesets=[preset(plan.ruleset)], games=plan.games, seed=plan.seed, scoring=False)
+        corpus = Corpus(rulesets=[preset(plan.ruleset)], games=plan.games, seed=plan.seed, scoring=False,
+                        min_coverage=0)
         _, results, _ = run(EngineSpec(python="flip7_spec.protocol.adapter:ReferenceAdapter"), corpus)
         assert results and all(r.outcome == "pass" for r in results), key
 

@@ -21,6 +21,7 @@ from flip7_spec.cli.common import (
     within,
 )
 from flip7_spec.conformance import ERRORED, FAIL, SKIPPED
+from flip7_spec.conformance.coverage import coverage_lines, summarise
 from flip7_spec.conformance.fingerprint import cause_lines, fingerprint_lines, fingerprints, write_fingerprints
 from flip7_spec.conformance.progress import Progress
 from flip7_spec.conformance.report import (
@@ -37,6 +38,7 @@ from flip7_spec.conformance.report import (
 from flip7_spec.conformance.runner import CaseResult
 from flip7_spec.conformance.session import Corpus, EngineSpec, EngineUnusable, Outcome, handshake, run
 from flip7_spec.conformance.smoke import smoke
+from flip7_spec.conformance.steer import DEFAULT_CAP
 from flip7_spec.errors import Flip7Error, OutputError
 from flip7_spec.fixtures import shipped_fixtures_dir
 from flip7_spec.htmlreport import TraceKeeper, render_report, report_from
@@ -171,6 +173,10 @@ def _inputs(ruleset_names: tuple[str, ...], fixtures: Path | None, traces: tuple
               help="write the engine's fingerprint (the preset plus the readings that explain its failures) as a "
                    "ruleset file (.json or .toml); `conform --ruleset FILE` then runs against a reference that "
                    "deviates the same way")
+@click.option("--min-coverage", type=click.IntRange(0), default=None, metavar="K",
+              help="aim generated games until every expected clause of every ruleset is exercised by K generated "
+                   f"cases (at most {DEFAULT_CAP} aimed candidate games per ruleset; default: aim for 3 with at "
+                   "most 16; 0: no aimed games)")
 @click.option("--smoke", is_flag=True, help="only the handshake and one whole short game (is the adapter right?)")
 @click.option("--no-cache", is_flag=True,
               help="search the scoring hands with z3 again instead of reading the shipped or cached results")
@@ -183,7 +189,7 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
             traces: tuple[Path, ...], levels: tuple[str, ...], timeout: float, workers: int,
             save_failures: Path | None, json_path: Path | None, junit_xml: Path | None, smoke: bool,
             html_path: Path | None, fingerprint_path: Path | None, no_cache: bool, verbose: bool, quiet: bool,
-            progress: bool | None) -> None:
+            progress: bool | None, min_coverage: int | None) -> None:
     """Run the conformance corpus against an engine and report where it breaks the rules.
 
     The corpus: scoring cases (official examples and hands z3 found to catch known misreadings), the
@@ -223,6 +229,8 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
                     players=counts, fixtures=fixtures_dir,
                     scoring=not (no_scoring or traces), traces=traces, fresh_hands=no_cache,
                     levels=frozenset(levels) if levels else frozenset({"scoring", "round", "game"}))
+    if min_coverage is not None:
+        corpus.min_coverage, corpus.aim_cap = min_coverage, DEFAULT_CAP
     asked = _asked_parts(corpus)
     inputs = _inputs(ruleset_names, fixtures_dir, traces)
     if fingerprint_path is not None:
@@ -232,10 +240,12 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
     collected: list[CaseResult] = []
 
     handshake_seconds = 0.0
+    settled_corpus = corpus
 
     def on_start(hello: dict[str, Any], settled: Corpus) -> None:
-        nonlocal handshake_seconds
+        nonlocal handshake_seconds, settled_corpus
         handshake_seconds = time.perf_counter() - started
+        settled_corpus = settled
         bar.start(settled.size())
 
     keeper = TraceKeeper()
@@ -274,8 +284,9 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
     shown_from = None if fixtures_dir is None else ("flip7-spec's shipped fixtures" if fixtures is None
                                                    else str(fixtures))
     summary = summary_lines(collected, spec.name, elapsed, decisions, handshake_seconds)
-    for line in [*summary, *corpus_lines(collected, shown_from), *skip_lines(collected), *cause_lines(collected),
-                 *fingerprint_lines(collected)]:
+    covered = summarise(settled_corpus.coverage, settled_corpus.variants, settled_corpus.ruleset_list)
+    for line in [*summary, *corpus_lines(collected, shown_from), *coverage_lines(covered, verbose),
+                 *skip_lines(collected), *cause_lines(collected), *fingerprint_lines(collected)]:
         say(line)
     if stopped is None:
         for line in empty_part_warnings(collected, asked):
@@ -283,7 +294,8 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
     meta = {"engine": spec.name, "hello": hello, "seed": seed, "games": games, "interrupted": stopped is not None,
             "seconds": round(elapsed, 3), "decisions": decisions,
             "engine_seconds": round(engine_seconds(collected, handshake_seconds), 3),
-            "fingerprint": {base: list(r.deviations) for base, r in fingerprints(collected).items()}}
+            "fingerprint": {base: list(r.deviations) for base, r in fingerprints(collected).items()},
+            "coverage": [c.to_json() for c in covered]}
     reports.write(collected, meta, spec.name, keeper)
     if fingerprint_path is not None:
         for written in write_fingerprints(fingerprint_path, collected):

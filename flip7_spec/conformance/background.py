@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import multiprocessing
 import signal
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from flip7_spec.conformance.cases import Case, GameJob, Variants, game_jobs, generated_game, job_cases
-from flip7_spec.rulesets import Ruleset
+from flip7_spec.conformance.cases import Case
 
 AHEAD = 4
 """How many games the helper may record ahead of the runner (bounds the memory they hold)."""
@@ -26,31 +25,36 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _record(job: GameJob) -> dict[str, Any]:
-    return generated_game(job.ruleset, job.players, job.seed, job.index)
+_DONE = "done"
 
 
-def generated_in_background(rulesets: Sequence[Ruleset], players: Sequence[int], games: int,
-                            seed: str | int, variants: Variants | None = None) -> Iterator[Case]:
-    """The cases :func:`~flip7_spec.conformance.cases.generated_cases` gives, in the same order, recorded by
-    a helper process. The helper is stopped when the iterator finishes, is closed, or fails."""
-    jobs = game_jobs(rulesets, players, games, seed, variants)
-    if len(jobs) < 2:  # not worth a process
-        for job in jobs:
-            yield from job_cases(job, _record(job))
-        return
+def _produce(queue: Any, make: Callable[[], Iterator[Case]]) -> None:
+    _ignore_interrupts()
+    try:
+        for case in make():
+            queue.put(case)
+        queue.put(_DONE)
+    except BaseException as error:  # hand the failure to the runner, which raises it
+        queue.put(error)
+
+
+def in_background(make: Callable[[], Iterator[Case]]) -> Iterator[Case]:
+    """The cases ``make()`` gives, in the same order, produced by a helper process (``make`` runs there: it
+    may be a whole pipeline, generation and aiming). The helper is stopped when the iterator finishes, is
+    closed, or fails."""
     context = multiprocessing.get_context("fork")
-    with context.Pool(1, initializer=_ignore_interrupts) as pool:
-        pending: list[Any] = []
-        upcoming = iter(jobs)
-        for job in upcoming:
-            pending.append((job, pool.apply_async(_record, (job,))))
-            if len(pending) >= AHEAD:
-                break
-        while pending:
-            job, result = pending.pop(0)
-            trace = result.get()
-            following = next(upcoming, None)
-            if following is not None:
-                pending.append((following, pool.apply_async(_record, (following,))))
-            yield from job_cases(job, trace)
+    queue = context.Queue(maxsize=AHEAD * 2)
+    helper = context.Process(target=_produce, args=(queue, make), daemon=True)
+    helper.start()
+    try:
+        while True:
+            item = queue.get()
+            if isinstance(item, str) and item == _DONE:
+                return
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+    finally:
+        if helper.is_alive():
+            helper.terminate()
+        helper.join()

@@ -35,6 +35,9 @@ class Case:
     clause: str | None = None
     label: str = ""
     generated: bool = False
+    clauses: frozenset[str] | None = None
+    """The clauses the case exercises, when whoever built it counted them already (see
+    :mod:`flip7_spec.conformance.coverage`)."""
 
 
 def scoring_cases(ruleset: Ruleset, fresh: bool = False) -> list[Case]:

@@ -7,15 +7,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from flip7_spec.conformance.background import generated_in_background
+from flip7_spec.conformance.background import in_background
 from flip7_spec.conformance.cases import (
     Case,
     default_rulesets,
     fixture_cases,
-    generated_cases,
     scoring_cases,
     trace_file_cases,
 )
+from flip7_spec.conformance.coverage import Coverage
 from flip7_spec.conformance.engines import (
     SAVED_FAILURE_OMITS,
     EngineSpec,
@@ -27,6 +27,7 @@ from flip7_spec.conformance.engines import (
 )
 from flip7_spec.conformance.fingerprint import fingerprint_cases
 from flip7_spec.conformance.runner import CaseResult
+from flip7_spec.conformance.steer import generated_and_aimed
 from flip7_spec.conformance.workers import WorkerPool
 from flip7_spec.rulesets import Ruleset
 
@@ -54,17 +55,27 @@ class Corpus:
     """Record the generated games in a helper process while the engine plays (one runner only)."""
     variants: Mapping[str, Any] | None = None
     """The option values the engine declares; generated games play a mix of them (see :meth:`for_engine`)."""
+    min_coverage: int = 3
+    """After the generated games, aimed games until each expected clause is exercised by this many generated
+    cases (see :mod:`flip7_spec.conformance.steer`); 0: no aimed games."""
+    aim_cap: int = 16
+    """Aimed candidate games tried per ruleset at most."""
+    decks: bool = True
+    """Whether the engine takes custom decks (aimed games may then play small decks)."""
+    coverage: Coverage = field(default_factory=Coverage, compare=False)
+    """The clause coverage of the cases yielded so far, by corpus part (filled by :meth:`cases`)."""
     _fixture_cases: list[Case] | None = field(default=None, init=False, repr=False, compare=False)
 
     def for_engine(self, hello: dict[str, Any]) -> Corpus:
         """This corpus with its rulesets settled (when none were given, the presets the engine declares) and the
         option values the engine declares, which generated games play."""
         variants = hello.get("options", {}) if self.variants is None else self.variants
+        decks = hello.get("decks", False) is True
         if self.rulesets is not None:
-            return replace(self, variants=variants)
+            return replace(self, variants=variants, decks=decks)
         declared = hello.get("rulesets", [])
         names = [str(n) for n in declared] if isinstance(declared, list) else []
-        return replace(self, rulesets=default_rulesets(names), variants=variants)
+        return replace(self, rulesets=default_rulesets(names), variants=variants, decks=decks)
 
     @property
     def ruleset_list(self) -> Sequence[Ruleset]:
@@ -87,18 +98,28 @@ class Corpus:
         return out
 
     def cases(self) -> Iterator[Case]:
-        """Every case, scoring first, then saved traces, fixtures, then generated games (lazily)."""
+        """Every case, scoring first, then saved traces, fixtures, then generated games and aimed games
+        (lazily); each case is counted in :attr:`coverage` as it is yielded."""
         if self.scoring and "scoring" in self.levels:
             for ruleset in self.ruleset_list:
-                yield from (scoring_cases(ruleset, fresh=True) if self.fresh_hands else scoring_cases(ruleset))
-        yield from self.trace_list()
-        yield from self.fixture_list()
+                for case in (scoring_cases(ruleset, fresh=True) if self.fresh_hands else scoring_cases(ruleset)):
+                    self.coverage.add_case(case, "scoring")
+                    yield case
+        for case in self.trace_list():
+            self.coverage.add_case(case, "trace")
+            yield case
+        for case in self.fixture_list():
+            self.coverage.add_case(case, "fixture")
+            yield case
         rulesets = self.ruleset_list
         if rulesets:
-            generate = generated_in_background if self.background else generated_cases
-            for case in generate(rulesets, self.players, self.games, self.seed, self.variants):
-                if case.level in self.levels:
-                    yield case
+            def make() -> Iterator[Case]:
+                return generated_and_aimed(rulesets, self.players, self.games, self.seed, self.variants,
+                                           self.min_coverage, self.aim_cap, self.decks, self.levels)
+
+            for case in in_background(make) if self.background and self.games > 1 else make():
+                self.coverage.add_case(case, "generated")
+                yield case
 
     def size(self) -> int:
         """An estimate of the number of cases, for the progress bar."""

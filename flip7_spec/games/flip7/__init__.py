@@ -26,6 +26,7 @@ from flip7_spec.games.flip7.play import (
 )
 from flip7_spec.games.flip7.ruleset import GAME, Flip7Ruleset, flip7, flip7_challenge, flip7_no_deal
 from flip7_spec.games.flip7.scoring import check_flip7_hand, flip7_round_score, flip7_score
+from flip7_spec.games.flip7.witness import CLAUSE_CARDS, flip7_witness
 from flip7_spec.registry import GameDefinition, register_game
 
 
@@ -52,6 +53,8 @@ DEFINITION = register_game(GameDefinition(
     check_state=check_state,
     worked_examples=WORKED_EXAMPLES,
     symbolic=_symbolic,
+    clause_witness=flip7_witness,
+    clause_cards=CLAUSE_CARDS,
     default_preset=True,
     misreadings=MISREADINGS,
 ))

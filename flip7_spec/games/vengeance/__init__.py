@@ -21,6 +21,7 @@ from flip7_spec.games.vengeance.misreadings import MISREADINGS
 from flip7_spec.games.vengeance.play import ROLES, decision_clause, policy_choice, scoring_clause
 from flip7_spec.games.vengeance.ruleset import GAME, VengeanceRuleset, vengeance, vengeance_basic
 from flip7_spec.games.vengeance.scoring import check_vengeance_hand, vengeance_score
+from flip7_spec.games.vengeance.witness import CLAUSE_CARDS, vengeance_witness
 from flip7_spec.registry import GameDefinition, register_game
 
 
@@ -52,4 +53,6 @@ DEFINITION = register_game(GameDefinition(
     scores_below_zero=lambda ruleset: ruleset.brutal_mode or ruleset.negative_scores,  # [V-SCORE-FLOOR]
     symbolic=_symbolic,
     misreadings=MISREADINGS,
+    clause_witness=vengeance_witness,
+    clause_cards=CLAUSE_CARDS,
 ))

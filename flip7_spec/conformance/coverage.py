@@ -1,0 +1,265 @@
+"""Clause coverage of a conformance corpus: how many cases exercise each rule clause, per ruleset.
+
+A trace case exercises the clauses its reference events name, plus those its game's witness reads from the
+play (:mod:`flip7_spec.evidence`); a round case counts its first round only. A scoring case exercises the
+clause it was built for. Each case counts once per clause, and the counts are kept by corpus part
+(scoring, fixture, trace, generated) so a report can say where coverage comes from.
+
+A clause is *expected* for a ruleset when the game has it and its option value can be played: its own
+value, or one the engine declares (:func:`expected_clauses`); the others are listed with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from flip7_spec.cards import cards
+from flip7_spec.clauses import clauses_for
+from flip7_spec.evidence import Evidence, RoundEnd, ScoredRow
+from flip7_spec.machine import Game
+from flip7_spec.play import make_game
+from flip7_spec.registry import definition_of
+from flip7_spec.rulesets import Ruleset, preset, preset_names
+
+
+def evidence_of(ruleset: Ruleset, trace: Mapping[str, Any], first_round_only: bool = False) -> Evidence:
+    """The reference's play of ``trace`` (its deck, Dealer, reshuffles and choices), as :class:`Evidence`;
+    with ``first_round_only``, up to the end of the first round. Stops quietly at a choice the reference
+    refuses (the runner reports such a trace; coverage counts what was played)."""
+    header = trace["header"]
+    players = int(header["players"])
+    orders = [cards(list(r)) for r in _reshuffles(trace)]
+    game = make_game(ruleset, players, cards(list(header["deck"])), int(header.get("dealer", 0)),
+                     record=True, reshuffles=orders)
+    ends = watch_round_ends(game)
+    events = [e.to_json() for e in game.start()]
+    for step in trace.get("steps", []):
+        if "decision" not in step:
+            continue  # a chance step: its reshuffle order is queued already
+        if game.pending is None or (first_round_only and ends):
+            break
+        try:
+            events.extend(e.to_json() for e in game.apply(step["decision"]["choice"]))
+        except Exception:
+            break
+    evidence = Evidence(ruleset, players, events, tuple(ends), game.over)
+    return evidence.first_round() if first_round_only else evidence
+
+
+def watch_round_ends(game: Game) -> list[RoundEnd]:
+    """A list that fills with every round of ``game`` as it is scored (set before the game starts)."""
+    ends: list[RoundEnd] = []
+
+    def scored(finished: Game) -> None:
+        rows = tuple(ScoredRow(tuple(c.text for c in p.cards), str(p.status)) for p in finished.players)
+        ends.append(RoundEnd(finished.round, rows, tuple(finished.last_scores), tuple(finished.totals)))
+
+    game.on_round_end = scored
+    return ends
+
+
+def _reshuffles(trace: Mapping[str, Any]) -> list[list[str]]:
+    from flip7_spec.trace.record import trace_reshuffles
+
+    return trace_reshuffles(dict(trace))
+
+
+def trace_clauses(ruleset: Ruleset, trace: Mapping[str, Any]) -> tuple[frozenset[str], frozenset[str]]:
+    """The clauses a trace's round case and game case exercise (one replay for both)."""
+    evidence = evidence_of(ruleset, trace)
+    return clauses_of_evidence(evidence.first_round()), clauses_of_evidence(evidence)
+
+
+def clauses_of_evidence(evidence: Evidence) -> frozenset[str]:
+    """The clauses ``evidence`` exercises: its events' clauses and what its game's witness reads."""
+    named = {str(e["clause"]) for e in evidence.events if "clause" in e}
+    witnessed = definition_of(evidence.ruleset).clause_witness(evidence)
+    return frozenset(named | set(witnessed))
+
+
+def case_clauses(case: Any, played: dict[int, tuple[Any, Evidence]] | None = None) -> frozenset[str]:
+    """The clauses one corpus case exercises (a :class:`~flip7_spec.conformance.cases.Case`). ``played``
+    keeps the reference's play of each trace (by ``id``), so that a trace's round and game cases replay it once."""
+    if case.clauses is not None:
+        return frozenset(case.clauses)
+    if case.level == "scoring":
+        return frozenset({case.clause} if case.clause else set())
+    if case.trace is None:
+        return frozenset()
+    try:
+        kept = None if played is None else played.get(id(case.trace))
+        if kept is not None and kept[0] is case.trace:
+            evidence = kept[1]
+        else:
+            evidence = evidence_of(case.ruleset, case.trace)
+            if played is not None:
+                played.clear()  # only the latest trace: a round case and its game case come together
+                played[id(case.trace)] = (case.trace, evidence)
+        return clauses_of_evidence(evidence.first_round() if case.level == "round" else evidence)
+    except Exception:  # a trace the reference cannot even start: no coverage (the runner reports it)
+        return frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Unreachable:
+    """A clause of a ruleset's game that the corpus cannot exercise, and why."""
+
+    clause: str
+    reason: str
+
+
+def _value_requirements(ruleset: Ruleset) -> dict[str, tuple[str, list[Any]]]:
+    """clause id -> (option, the values under which it applies), for the clauses that options' values choose
+    between (``Option.value_clauses``)."""
+    out: dict[str, tuple[str, list[Any]]] = {}
+    for name, option in ruleset.OPTIONS.items():
+        if not option.value_clauses:
+            continue
+        values = option.values() or [getattr(ruleset, name), *option.value_clauses]
+        for value in values:
+            out.setdefault(option.clause_of(value), (name, []))[1].append(value)
+    return out
+
+
+def _playable(ruleset: Ruleset, option: str, value: Any, variants: Mapping[str, Any] | None) -> bool:
+    own = getattr(ruleset, option)
+    if type(own) is type(value) and own == value:
+        return True
+    if variants is None:
+        return True
+    declared = variants.get(option)
+    return declared == "any" or (isinstance(declared, list) and any(
+        type(v) is type(value) and v == value for v in declared))
+
+
+def expected_clauses(ruleset: Ruleset, variants: Mapping[str, Any] | None = None
+                     ) -> tuple[list[str], list[Unreachable]]:
+    """The clauses of ``ruleset``'s game the corpus can exercise for it, and those it cannot, with the reason.
+
+    ``variants`` are the option values the engine declares (None: every value). A clause chosen by an option
+    value is expected when that value is the ruleset's own or declared. A clause about the deck composition
+    (option ``deck``) is expected only for its own deck: the witness names the one a game plays. A clause about
+    particular cards (``GameDefinition.clause_cards``) is expected only when the deck holds one of them.
+    """
+    requirements = _value_requirements(ruleset)
+    definition = definition_of(ruleset)
+    in_deck = {text for text, count in ruleset.deck if count > 0}
+    expected: list[str] = []
+    missing: list[Unreachable] = []
+    for clause in clauses_for(ruleset.game):
+        needs = definition.clause_cards.get(clause.id)
+        if needs and not needs & in_deck:
+            missing.append(Unreachable(clause.id, f"the deck of {ruleset.name} has no {' or '.join(sorted(needs))}"))
+            continue
+        if clause.option == "deck" and clause.id not in definition_of(ruleset).clause_witness(_empty_evidence(ruleset)):
+            missing.append(Unreachable(clause.id, "needs a ruleset with another deck (--ruleset FILE)"))
+            continue
+        needed = requirements.get(clause.id)
+        if needed is not None:
+            option, values = needed
+            if not any(_playable(ruleset, option, v, variants) for v in values):
+                shown = " or ".join(f"{option}={json.dumps(v)}" for v in values)
+                missing.append(Unreachable(clause.id, f"belongs to {shown}, which the engine does not declare"))
+                continue
+        expected.append(clause.id)
+    return expected, missing
+
+
+def _empty_evidence(ruleset: Ruleset) -> Evidence:
+    return Evidence(ruleset, max(ruleset.min_players, 1), (), (), False)
+
+
+@dataclass
+class Coverage:
+    """Per ruleset name, how many cases exercise each clause, in all and by corpus part."""
+
+    counts: dict[str, Counter[str]] = field(default_factory=dict)
+    by_part: dict[str, dict[str, Counter[str]]] = field(default_factory=dict)
+    rulesets: dict[str, Ruleset] = field(default_factory=dict)
+    _played: dict[int, tuple[Any, Evidence]] = field(default_factory=dict, repr=False)
+
+    def add(self, ruleset: Ruleset, part: str, clauses: Iterable[str]) -> None:
+        """Count one case of ``part`` that exercises ``clauses`` under ``ruleset``, counted under the name of its
+        preset: option variants of a preset add up, and a ruleset file (a fixture's small deck, say) counts for
+        the preset it starts from."""
+        presets = preset_names()
+        name = ruleset.name if ruleset.name in presets or not ruleset.base else ruleset.base
+        if name not in self.rulesets:
+            self.rulesets[name] = preset(name) if name in presets else ruleset
+        self.counts.setdefault(name, Counter()).update(set(clauses))
+        self.by_part.setdefault(name, {}).setdefault(part, Counter()).update(set(clauses))
+
+    def add_case(self, case: Any, part: str) -> frozenset[str]:
+        """Count ``case`` (see :func:`case_clauses`); returns its clauses."""
+        found = case_clauses(case, self._played)
+        self.add(case.ruleset, part, found)
+        return found
+
+    def short(self, name: str, expected: Sequence[str], least: int) -> list[str]:
+        """The clauses of ``expected`` exercised by fewer than ``least`` cases of ruleset ``name``."""
+        counts = self.counts.get(name, Counter())
+        return [c for c in expected if counts[c] < least]
+
+
+@dataclass(frozen=True, slots=True)
+class RulesetCoverage:
+    """The coverage of one ruleset as reports show it."""
+
+    ruleset: str
+    expected: tuple[str, ...]
+    counts: Mapping[str, int]
+    by_part: Mapping[str, Mapping[str, int]]
+    unreachable: tuple[Unreachable, ...]
+
+    @property
+    def reached(self) -> list[str]:
+        return [c for c in self.expected if self.counts.get(c, 0) > 0]
+
+    @property
+    def unreached(self) -> list[str]:
+        return [c for c in self.expected if self.counts.get(c, 0) == 0]
+
+    @property
+    def least(self) -> int:
+        """The fewest cases that exercise a reached clause (0 when none is reached)."""
+        reached = [self.counts[c] for c in self.reached]
+        return min(reached) if reached else 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ruleset": self.ruleset, "expected": len(self.expected), "reached": len(self.reached),
+                "least": self.least, "counts": {c: self.counts.get(c, 0) for c in self.expected},
+                "by_part": {part: dict(sorted(c.items())) for part, c in self.by_part.items()},
+                "unreached": self.unreached,
+                "unreachable": [{"clause": u.clause, "reason": u.reason} for u in self.unreachable]}
+
+
+def summarise(coverage: Coverage, variants: Mapping[str, Any] | None = None,
+              rulesets: Sequence[Ruleset] | None = None) -> list[RulesetCoverage]:
+    """One :class:`RulesetCoverage` per ruleset of ``rulesets`` (default: every ruleset counted, in the order
+    first counted; a fixture's own ruleset is counted under its own name)."""
+    out = []
+    chosen = [(r.name, r) for r in rulesets] if rulesets is not None else list(coverage.rulesets.items())
+    for name, ruleset in chosen:
+        expected, unreachable = expected_clauses(ruleset, variants)
+        counts = coverage.counts.get(name, Counter())
+        parts = {part: {c: n for c, n in counter.items()} for part, counter in coverage.by_part.get(name, {}).items()}
+        out.append(RulesetCoverage(name, tuple(expected), dict(counts), parts, tuple(unreachable)))
+    return out
+
+
+def coverage_lines(summaries: Sequence[RulesetCoverage], verbose: bool = False) -> list[str]:
+    """The coverage section of the terminal summary: one line per ruleset, then its unreached clauses."""
+    lines = []
+    for s in summaries:
+        lines.append(f"coverage {s.ruleset}: {len(s.reached)} of {len(s.expected)} clauses reached, "
+                     f"at least {s.least} case{'s' if s.least != 1 else ''} each")
+        if s.unreached:
+            lines.append(f"  unreached: {', '.join(s.unreached)}")
+        if verbose:
+            for u in s.unreachable:
+                lines.append(f"  not expected: {u.clause}: {u.reason}")
+    return lines
