@@ -94,8 +94,8 @@ def engine(name: str, *args: str) -> str:
     return shlex.join([sys.executable, str(ENGINES / f"{name}.py"), *args])
 
 
-QUICK = ("--no-fixtures", "--no-scoring", "-r", "flip7", "--games", "2", "--no-progress")
-ONE_GAME = ("--no-fixtures", "--no-scoring", "-r", "flip7", "--games", "1", "--no-progress")
+QUICK = ("--no-fixtures", "--no-scoring", "-r", "flip7", "--games", "2", "--min-coverage", "0", "--no-progress")
+ONE_GAME = ("--no-fixtures", "--no-scoring", "-r", "flip7", "--games", "1", "--min-coverage", "0", "--no-progress")
 """For engines that error every case: each error restarts the engine, so one game (two cases) is enough."""
 
 

@@ -161,7 +161,7 @@ def test_replay_diverges_on_an_event_key_or_a_float_score() -> None:
 
 def _results(name: str, mode: str) -> list[Any]:
     command = shlex.join([sys.executable, str(ENGINES / f"{name}.py"), mode])
-    corpus = Corpus(rulesets=[preset("flip7")], games=1, fixtures=None, scoring=False)
+    corpus = Corpus(rulesets=[preset("flip7")], games=1, fixtures=None, scoring=False, min_coverage=0)
     _, results, _ = run(EngineSpec(command=command, timeout=20.0), corpus)
     assert results
     return results
@@ -217,7 +217,7 @@ def test_a_round_case_compares_its_round_and_the_totals_it_banks_nothing_after()
     # The mutant keeps the first Dealer for the whole game: its first round is the reference's, and the totals
     # it banks are right, so every round case passes; each game case reaching a second round fails, where
     # the Dealer should have passed left (F7-DEALER-ROTATION).
-    corpus = Corpus(rulesets=[preset("flip7")], games=3, fixtures=None, scoring=False)
+    corpus = Corpus(rulesets=[preset("flip7")], games=3, fixtures=None, scoring=False, min_coverage=0)
     _, results, _ = run(EngineSpec(python="tests.mutants.dealer_fixed:Engine"), corpus)
     rounds = [r for r in results if r.level == "round"]
     games = [r for r in results if r.level == "game"]

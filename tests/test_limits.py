@@ -226,7 +226,8 @@ def test_conform_starts_no_more_engines_than_the_cases_need(tmp_path: Path) -> N
         "from _loop import dumps, serve_with\nserve_with(lambda request, reply: dumps(reply))\n", encoding="utf-8")
     path = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)
     done = subprocess.run([sys.executable, "-m", "flip7_spec", "conform", "--engine", f"{sys.executable} {script}",
-                           "-j", "8", "-g", "1", "--no-fixtures", "--no-scoring", "-r", "flip7", "--no-progress"],
+                           "-j", "8", "-g", "1", "--min-coverage", "0", "--no-fixtures", "--no-scoring", "-r", "flip7",
+                           "--no-progress"],
                           capture_output=True, text=True, timeout=120, env={**os.environ, "PYTHONPATH": path})
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert 2 <= len(starts.read_text().split()) <= 3

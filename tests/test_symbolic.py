@@ -12,6 +12,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 import z3  # type: ignore[import-untyped, unused-ignore]
@@ -63,6 +64,11 @@ PLAIN = ruleset_from_json({
 })
 CORE_THEOREMS = {"T-BUST-ZERO", "T-BANK-NEVER-DECREASES", "T-FLIP7-SEVENTH", "T-X2-NUMBERS-ONLY",
                  "T-ADD-NOT-MULTIPLIED", "T-BONUS-NOT-MULTIPLIED", "T-ADD-NEVER-LOWERS", "T-MAX", "T-MIN"}
+
+
+def deep(*values: Any) -> list[Any]:
+    """Parameters that only the deep run takes (``-m slow``): the default run keeps a representative few."""
+    return [pytest.param(v, marks=pytest.mark.slow) for v in values]
 
 
 def seed_003() -> Ruleset:
@@ -136,7 +142,7 @@ def forgets_bonus(ruleset: Ruleset, hand: Sequence[Card], busted: bool = False) 
 @pytest.mark.clause("F7-SCORE", "F7-SCORE-BUST", "F7-BUST", "F7-MOD-X2", "F7-MOD-ADD", "F7-MOD-ONLY",
                     "F7-FLIP7", "F7-FLIP7-BONUS", "F7-FLIP7-ZERO", "F7-BANK", "F7-FREEZE", "F7-CUSTOM-DECK",
                     "F7-NO-DEAL-VARIANT")
-@pytest.mark.parametrize("name", ["flip7", "flip7-no-deal", "seed-003", "small"])
+@pytest.mark.parametrize("name", ["flip7", *deep("flip7-no-deal"), "seed-003", "small"])
 def test_every_theorem_proves(name: str) -> None:
     report = report_for(name)
     failed = [(r.id, r.status, r.detail, [str(h) for h in r.hands]) for r in report.results if not r.proved]
@@ -150,7 +156,7 @@ def test_every_theorem_proves(name: str) -> None:
 
 
 @pytest.mark.clause("F7-SCORE", "F7-FLIP7-BONUS", "F7-MOD-X2", "F7-MOD-ADD", "F7-CUSTOM-DECK", "F7-SCORE-BUST")
-@pytest.mark.parametrize("name", ["flip7", "seed-003", "small", "flip7-bonus-25"])
+@pytest.mark.parametrize("name", ["flip7", "seed-003", "small", *deep("flip7-bonus-25")])
 def test_bounds_are_exact_and_follow_the_ruleset(name: str) -> None:
     ruleset = ruleset_named(name)
     report = report_for(name)
@@ -191,7 +197,7 @@ def test_two_decks_theorems_prove_of_the_model() -> None:
 
 
 @pytest.mark.clause("F7-MOD-X2", "F7-FLIP7-BONUS", "F7-SCORE")
-@pytest.mark.parametrize("scorer", [doubles_adds, forgets_bonus], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("scorer", [doubles_adds, *deep(forgets_bonus)], ids=lambda f: f.__name__)
 def test_a_broken_scorer_fails_a_theorem_with_a_counterexample(scorer: Scorer) -> None:
     ruleset = preset("flip7")
     report = Flip7Theorems(ruleset).prove(scorer, budget=5_000)
@@ -211,7 +217,7 @@ def test_a_broken_scorer_fails_a_theorem_with_a_counterexample(scorer: Scorer) -
 
 @pytest.mark.clause("F7-MOD-X2", "F7-MOD-ADD", "F7-MOD-ONLY", "F7-FLIP7-ZERO", "F7-FREEZE", "F7-SCORE-BUST",
                     "F7-MOD-NO-BUST", "F7-TWO-DECKS-EFFECTS")
-@pytest.mark.parametrize("wrong", FLIP7_MISREADINGS, ids=lambda m: m.id)
+@pytest.mark.parametrize("wrong", [*FLIP7_MISREADINGS[:2], *deep(*FLIP7_MISREADINGS[2:])], ids=lambda m: m.id)
 def test_every_misreading_breaks_a_theorem(wrong: Flip7Misreading) -> None:
     report = Flip7Theorems(SMALL).prove(wrong.score, budget=5_000)
     broken = [r.id for r in report.results if r.id.startswith("T-") and r.status == COUNTEREXAMPLE]
@@ -219,6 +225,7 @@ def test_every_misreading_breaks_a_theorem(wrong: Flip7Misreading) -> None:
 
 
 @pytest.mark.clause("F7-SCORE", "F7-MOD-X2", "F7-MOD-ADD", "F7-FLIP7", "F7-FREEZE")
+@pytest.mark.slow
 def test_rechecks_on_a_scorer_agree_with_the_proofs() -> None:
     # Every hand marked as differing, with the model's own score: the concrete re-check must then visit every
     # hand and step, and find no violation of a theorem z3 proved of the model.
@@ -247,6 +254,7 @@ def test_no_theorems_for_other_games(toy_game: str) -> None:
 # ---------------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.clause("F7-SCORE", "F7-SCORE-BUST", "F7-MOD-X2", "F7-MOD-ADD", "F7-MOD-ONLY", "F7-FLIP7",
                     "F7-FLIP7-BONUS", "F7-FLIP7-ZERO", "F7-FREEZE-KEEPS-CARDS")
 def test_model_agrees_with_round_score_on_the_whole_flip7_domain() -> None:
@@ -367,8 +375,8 @@ def test_misreading_terms_match_their_python_rules() -> None:
 
 @pytest.mark.clause("F7-MOD-X2", "F7-MOD-ADD", "F7-MOD-ONLY", "F7-FLIP7-ZERO", "F7-MOD-NO-BUST", "F7-FREEZE",
                     "F7-SCORE-BUST", "F7-TWO-DECKS-EFFECTS", "F7-CUSTOM-DECK")
-@pytest.mark.parametrize(("name", "players"), [("flip7", None), ("seed-003", None), ("small", None),
-                                               ("flip7", 19)])
+@pytest.mark.parametrize(("name", "players"), [*deep(("flip7", None), ("seed-003", None)), ("small", None),
+                                               *deep(("flip7", 19))])
 def test_cases_distinguish_and_are_smallest(name: str, players: int | None) -> None:
     ruleset = ruleset_named(name)
     domain = domain_of(ruleset, players)
@@ -446,6 +454,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.clause("F7-SCORE", "F7-MOD-X2", "F7-FLIP7-BONUS", "F7-SCORE-BUST", "F7-BANK")
+@pytest.mark.slow
 def test_prove_command_proves_everything_within_a_minute() -> None:
     started = time.perf_counter()
     done = run_cli("prove")

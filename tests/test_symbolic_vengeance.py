@@ -332,6 +332,7 @@ COMMON = {"C-MODEL-MATCHES-SCORER", "VT-BUST-ZERO", "VT-HALVE-ROUNDS-DOWN", "VT-
           "VT-MALUS-EXACT", "VT-HALVE-NEVER-RAISES", "VT-HALVE-NUMBERS-ONLY", "VT-MAX", "VT-MIN"}
 
 
+@pytest.mark.slow
 @pytest.mark.clause("V-SCORE", "V-SCORE-BUST", "V-SCORE-FLOOR", "V-BANK", "V-ZERO-SCORE", "V-ZERO-FLIP7",
                     "V-LUCKY13-PAIR", "V-LUCKY13-FLIP7", "V-FLIP7", "V-MOD-NO-BUST", "V-BASIC")
 def test_prove_command_proves_both_presets_within_a_minute() -> None:
@@ -447,7 +448,8 @@ def test_theorems_follow_the_special_numbers_option() -> None:
 
 
 @pytest.mark.clause("V-SCORE", "V-SCORE-FLOOR", "V-FLIP7")
-@pytest.mark.parametrize(("scorer", "ruleset"), [(halves_up, SMALL), (floors_after_bonus, V)],
+@pytest.mark.parametrize(("scorer", "ruleset"), [(halves_up, SMALL),
+                                               pytest.param(floors_after_bonus, V, marks=pytest.mark.slow)],
                          ids=["halves_up", "floors_after_bonus"])
 def test_a_broken_scorer_fails_a_theorem_with_a_counterexample(scorer: Any, ruleset: Ruleset) -> None:
     report = VengeanceTheorems(ruleset).prove(scorer, budget=2_000)
@@ -482,6 +484,7 @@ def small_proofs(name: str) -> tuple[Any, ...]:
     return tuple((t, prove_on_model(t, domain, 20_000)) for t in theorems.theorems())
 
 
+@pytest.mark.slow
 @pytest.mark.clause("V-SCORE", "V-SCORE-FLOOR", "V-ZERO-SCORE", "V-ZERO-FLIP7", "V-LUCKY13-PAIR",
                     "V-LUCKY13-FLIP7", "V-SPECIAL-NUMBERS", "V-MOD-NO-BUST", "V-SCORE-BUST",
                     "V-TWO-DECKS-EFFECTS", "V-BRUTAL-NEGATIVE")
@@ -522,7 +525,8 @@ def test_every_misreading_that_shows_breaks_a_theorem() -> None:
 
 @pytest.mark.clause("V-SCORE", "V-SCORE-FLOOR", "V-ZERO-SCORE", "V-LUCKY13-PAIR", "V-TWO-DECKS-EFFECTS",
                     "V-SCORE-BUST")
-@pytest.mark.parametrize("name", ["small", "small-negative", "small-both", "small-two-decks"])
+@pytest.mark.parametrize("name", ["small", "small-negative", "small-both",
+                                  pytest.param("small-two-decks", marks=pytest.mark.slow)])
 def test_misreading_terms_match_their_python_rules(name: str) -> None:
     ruleset, players = VARIANTS[name]
     domain = domain_of(ruleset, players)

@@ -33,10 +33,10 @@ class SavedStopsFlipThree(FlipThree):
 class ShortFlipThreeGame(Flip7Game):
     """The reference game, resolving every Flip Three as a :class:`SavedStopsFlipThree`."""
 
-    def _take_effect(self, action: Card, seat: int) -> None:
-        super()._take_effect(action, seat)
+    def _take_effect(self, action: Card, seat: int, entry: int | None = None) -> None:
+        super()._take_effect(action, seat, entry)
         if action.kind is Kind.FLIP_THREE:
-            self.stack[-1] = SavedStopsFlipThree(action, seat)
+            self.stack[-1] = SavedStopsFlipThree(action, seat, entry)
 
 
 class Engine(MutantAdapter):

@@ -23,18 +23,18 @@ class FlipTwo(FlipThree):
 
     __slots__ = ()
 
-    def __init__(self, action: Card, target: int) -> None:
-        super().__init__(action, target)
+    def __init__(self, action: Card, target: int, entry: int | None = None) -> None:
+        super().__init__(action, target, entry)
         self.remaining = DRAWS
 
 
 class FlipTwoGame(Flip7Game):
     """The reference game, resolving every Flip Three as a :class:`FlipTwo`."""
 
-    def _take_effect(self, action: Card, seat: int) -> None:
-        super()._take_effect(action, seat)
+    def _take_effect(self, action: Card, seat: int, entry: int | None = None) -> None:
+        super()._take_effect(action, seat, entry)
         if action.kind is Kind.FLIP_THREE:
-            self.stack[-1] = FlipTwo(action, seat)
+            self.stack[-1] = FlipTwo(action, seat, entry)
 
 
 class Engine(MutantAdapter):

@@ -31,10 +31,10 @@ class RowCardsFlipThree(FlipThree):
 class LongFlipThreeGame(Flip7Game):
     """The reference game, resolving every Flip Three as a :class:`RowCardsFlipThree`."""
 
-    def _take_effect(self, action: Card, seat: int) -> None:
-        super()._take_effect(action, seat)
+    def _take_effect(self, action: Card, seat: int, entry: int | None = None) -> None:
+        super()._take_effect(action, seat, entry)
         if action.kind is Kind.FLIP_THREE:
-            self.stack[-1] = RowCardsFlipThree(action, seat)
+            self.stack[-1] = RowCardsFlipThree(action, seat, entry)
 
 
 class Engine(MutantAdapter):

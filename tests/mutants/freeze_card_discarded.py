@@ -20,8 +20,8 @@ READINGS = {"freeze_card_discarded"}
 class SpentFreezeGame(Flip7Game):
     """The reference game, discarding each Freeze card once its target is frozen."""
 
-    def _take_effect(self, action: Card, seat: int) -> None:
-        super()._take_effect(action, seat)
+    def _take_effect(self, action: Card, seat: int, entry: int | None = None) -> None:
+        super()._take_effect(action, seat, entry)
         if action.kind is Kind.FREEZE:
             self.discard.append(self.players[seat].cards.pop())  # the bug: the reference left it in the row
 

@@ -192,7 +192,7 @@ FLIP7_CLAUSES: Final[list[Clause]] = [
            "perhaps).", "S2 ('Party of two or less?')", "H", "C#1", "round_limit"),
     Clause("F7-TARGET-UNREACHABLE", _F7, "A ruleset under which no hand scores a point (no Number above 0, no +N, "
            "never seven different Numbers) while the target score is above 0 and there is no round limit is "
-           "refused when a game is made: no game under it could end.", "sources silent (ruling)", "L", "D"),
+           "refused when a game is made: no game under it could end.", "sources silent (ruling)", "L", "D", "deck"),
     Clause("F7-ENDLESS", _F7, "When ten times as many cards as the whole deck holds have been drawn with no "
            "decision and no point banked in between, play can only cycle (a deck dealt out round after round "
            "without a point, Flip Threes and Second Chances that only bring each other back): the round ends as "

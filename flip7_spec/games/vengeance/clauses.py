@@ -93,7 +93,7 @@ VENGEANCE_CLAUSES: Final[list[Clause]] = [
        "base-game rulebook S2, applied to Vengeance (GUESS)", "L", "C#1", "round_limit"),
     _v("V-TARGET-UNREACHABLE", "A ruleset under which no hand scores a point while the target score is above 0 "
        "and there is no round limit is refused when a game is made: no game under it could end.",
-       "sources silent (ruling)", "L", "D"),
+       "sources silent (ruling)", "L", "D", "deck"),
     _v("V-ENDLESS", "When ten times as many cards as the whole deck holds have been drawn with no decision and "
        "no point banked in between, play can only cycle: the round ends as if nothing were left to draw, is "
        "scored, and the game ends, the highest total winning.", "sources silent (ruling)", "L", "D"),
