@@ -68,7 +68,7 @@ CORE_THEOREMS = {"T-BUST-ZERO", "T-BANK-NEVER-DECREASES", "T-FLIP7-SEVENTH", "T-
 
 def deep(*values: Any) -> list[Any]:
     """Parameters that only the deep run takes (``-m slow``): the default run keeps a representative few."""
-    return [pytest.param(v, marks=pytest.mark.slow) for v in values]
+    return [pytest.param(*(v if isinstance(v, tuple) else (v,)), marks=pytest.mark.slow) for v in values]
 
 
 def seed_003() -> Ruleset:
