@@ -20,7 +20,7 @@ from flip7_spec.protocol import LEVELS
 
 def counts_by_level(results: Sequence[CaseResult]) -> dict[str, dict[str, int]]:
     """For each level, how many results had each outcome."""
-    table = {level: dict.fromkeys(OUTCOMES, 0) for level in LEVELS}
+    table: dict[str, dict[str, int]] = {level: dict.fromkeys(OUTCOMES, 0) for level in LEVELS}
     for result in results:
         table.setdefault(result.level, dict.fromkeys(OUTCOMES, 0))[result.outcome] += 1
     return table
