@@ -29,6 +29,7 @@ from flip7_spec.testing.invariants import (
 
 
 def option_index(draw: Draw, options: Sequence[Choice]) -> int:
+    """An index into ``options`` drawn with ``draw`` (shrinking towards the first option)."""
     return int(draw(st.integers(0, len(options) - 1)))
 
 
