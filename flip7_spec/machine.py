@@ -367,10 +367,6 @@ class Game:
         if self._events is not None:
             self._events.append(Event(kind, clause, player, card_text, data))
 
-    def _recording(self) -> bool:
-        """Whether events are kept (build event data only then: the hot paths of a simulation skip it)."""
-        return self._events is not None
-
     def _ask(self, decision: Decision) -> None:
         self.pending = decision
 

@@ -222,11 +222,6 @@ def default_preset() -> str:
     return _DEFAULT[0]
 
 
-def ruleset_classes() -> dict[str, type[Ruleset]]:
-    """The ruleset class of every game that has a preset, by game name."""
-    return dict(_RULESET_CLASSES)
-
-
 def all_options() -> dict[str, Option]:
     """Every option of every registered game, by name (an option shared by games appears once)."""
     found: dict[str, Option] = {}

@@ -1,8 +1,9 @@
 """Steering a game on the reference into a chosen state: rigged decks and cards moved to the top of the pile.
 
-One implementation shared by the Hypothesis strategies (:mod:`flip7_spec.strategies`, the rare-state scripts)
-and the conformance corpus's aimed games (:mod:`flip7_spec.conformance.steer`). A steered game stays a plain
-value: the draw pile it records is the order the cards were really drawn in, so its trace replays anywhere.
+One implementation shared by the rare-state scripts of the Hypothesis strategies
+(:mod:`flip7_spec.strategies.rare_states`) and the conformance corpus's aimed games
+(:mod:`flip7_spec.conformance.steer`). A steered game stays a plain value: the draw pile it records is the
+order the cards were really drawn in, so its trace replays anywhere.
 """
 
 from __future__ import annotations

@@ -106,7 +106,8 @@ MUTATIONS: tuple[Mutation, ...] = (
              "a round case compares the step after its round too"),
     Mutation("runner-round-compares-all", RUNNER, "at_round_end = round_end is not None and step == round_end",
              "at_round_end = False", "a round case compares the next round's deal at its last step"),
-    Mutation("differential-python-equality", "flip7_spec/testing.py", "difference = step_difference(left, right)",
+    Mutation("differential-python-equality", "flip7_spec/testing/differential.py",
+             "difference = step_difference(left, right)",
              "difference = None if left == right else step_difference(left, right)",
              "the differential machine passes values equal by Python equality"),
     # ---- official constants -----------------------------------------------------------------------------

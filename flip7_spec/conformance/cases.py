@@ -14,6 +14,7 @@ from flip7_spec.conformance.scoring_hands import hands_for
 from flip7_spec.errors import Flip7Error
 from flip7_spec.play import make_game, round_score
 from flip7_spec.policies import random_policy, threshold_policy
+from flip7_spec.protocol import Level
 from flip7_spec.registry import definition_of
 from flip7_spec.rulesets import Ruleset, preset, preset_names, ruleset_from_json
 from flip7_spec.simulate import game_rng, play_game
@@ -26,7 +27,7 @@ class Case:
     """One conformance case. ``trace`` for round and game cases; ``hand``/``expected`` for scoring cases."""
 
     id: str
-    level: str
+    level: Level
     ruleset: Ruleset
     trace: dict[str, Any] | None = None
     hand: list[str] = field(default_factory=list)
@@ -55,12 +56,12 @@ def scoring_cases(ruleset: Ruleset, fresh: bool = False) -> list[Case]:
         hand = cards(example.hand)
         same_scoring = all(getattr(ruleset, name) == getattr(official, name) for name in example.options)
         expected = example.printed if same_scoring and not ruleset.deviations else _score(ruleset, hand)
-        out.append(Case(f"scoring:{ruleset.name}:{example.id}", "scoring", ruleset, hand=[c.text for c in hand],
+        out.append(Case(f"scoring:{ruleset.name}:{example.id}", Level.SCORING, ruleset, hand=[c.text for c in hand],
                         expected=expected, clause=example.clause, label="official worked example"))
     for found in hands_for(ruleset.for_engine(), fresh=fresh):  # the hands that tell the official scoring
         expected = found.expected if not ruleset.deviations else _score(ruleset, cards(list(found.cards)),
                                                                          found.busted)
-        out.append(Case(f"scoring:{ruleset.name}:{found.id}", "scoring", ruleset, hand=list(found.cards),
+        out.append(Case(f"scoring:{ruleset.name}:{found.id}", Level.SCORING, ruleset, hand=list(found.cards),
                         busted=found.busted, expected=expected, clause=found.clause, label=found.misreading))
     return out
 
@@ -91,7 +92,7 @@ def trace_file_cases(path: Path, name: str, prefix: str = "fixture") -> list[Cas
             ruleset = ruleset_from_json(trace["header"]["ruleset"])
         except Exception:
             continue
-        level = "game" if "footer" in trace or _round_count(trace) > 1 else "round"
+        level = Level.GAME if "footer" in trace or _round_count(trace) > 1 else Level.ROUND
         case_name = name if source.line is None else f"{name}:{source.line}"
         out.append(Case(f"{prefix}:{case_name}", level, ruleset, trace=trace,
                         label=str(trace["header"].get("description", ""))))
@@ -192,8 +193,8 @@ def job_cases(job: GameJob, trace: dict[str, Any]) -> list[Case]:
                if base is not None and getattr(base, k) != v]
     label = f"+{','.join(changed)}" if changed else ""
     name = f"{job.ruleset.name}{label}/seed={job.seed}/game={job.index}/players={job.players}"
-    return [Case(f"round:{name}", "round", job.ruleset, trace=trace, generated=True),
-            Case(f"game:{name}", "game", job.ruleset, trace=trace, generated=True)]
+    return [Case(f"round:{name}", Level.ROUND, job.ruleset, trace=trace, generated=True),
+            Case(f"game:{name}", Level.GAME, job.ruleset, trace=trace, generated=True)]
 
 
 def _preset_of(ruleset: Ruleset) -> Ruleset | None:

@@ -8,19 +8,17 @@ import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from flip7_spec.conformance import ERRORED, FAIL, OUTCOMES, PASS, SKIPPED
 from flip7_spec.conformance.cases import PARTS, part_of
 from flip7_spec.conformance.runner import CaseResult
-from flip7_spec.outputs import write_file
 from flip7_spec.protocol import LEVELS
 
 
 def counts_by_level(results: Sequence[CaseResult]) -> dict[str, dict[str, int]]:
     """For each level, how many results had each outcome."""
-    table = {level: dict.fromkeys(OUTCOMES, 0) for level in LEVELS}
+    table: dict[str, dict[str, int]] = {level: dict.fromkeys(OUTCOMES, 0) for level in LEVELS}
     for result in results:
         table.setdefault(result.level, dict.fromkeys(OUTCOMES, 0))[result.outcome] += 1
     return table
@@ -210,11 +208,6 @@ def junit_report(results: Sequence[CaseResult], engine: str) -> str:
     return "<?xml version='1.0' encoding='utf-8'?>\n" + ET.tostring(root, encoding="unicode") + "\n"
 
 
-def write_json(path: Path, results: Sequence[CaseResult], meta: dict[str, Any]) -> None:
-    """Write :func:`json_report` to ``path``, whole or not at all."""
-    write_file(path, json_report(results, meta), "JSON report")
-
-
 def failure_message(result: CaseResult) -> str:
     """One line for a failure: its clause, where, and its causes (or that the clause is a guess)."""
     causes = result.extra.get("causes")
@@ -224,8 +217,3 @@ def failure_message(result: CaseResult) -> str:
     readings = [str(c.get("text")) for c in causes if isinstance(c, dict) and c.get("text")]
     why = "; ".join(readings) if readings else "no known reading reproduces the engine (the clause is a guess)"
     return f"clause {result.clause}: {result.where}: {why}"
-
-
-def write_junit(path: Path, results: Sequence[CaseResult], engine: str) -> None:
-    """Write :func:`junit_report` to ``path``, whole or not at all."""
-    write_file(path, junit_report(results, engine), "JUnit XML report")

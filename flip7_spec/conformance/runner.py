@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from flip7_spec.conformance import ERRORED, FAIL, PASS, SKIPPED
+from flip7_spec.conformance import ERRORED, FAIL, PASS, SKIPPED, Outcome
 from flip7_spec.conformance.cases import Case
 from flip7_spec.conformance.diagnosis import (
     Diagnosis,
@@ -18,6 +18,7 @@ from flip7_spec.conformance.diagnosis import (
     is_reshuffle_problem,
     reference_observations,
 )
+from flip7_spec.protocol import Level
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure, Skipped
 from flip7_spec.protocol.process import ProcessEngine
 from flip7_spec.protocol.schema import message_errors
@@ -33,8 +34,8 @@ class CaseResult:
     """The outcome of one case at one level."""
 
     case_id: str
-    level: str
-    outcome: str
+    level: Level
+    outcome: Outcome
     message: str = ""
     step: int | None = None
     where: str | None = None
@@ -102,9 +103,9 @@ def run_scoring(engine: EngineAdapter, case: Case) -> CaseResult:
     """Send the hand and compare the score with the specification's."""
     found = engine.score(case.ruleset.for_engine().to_json(), case.hand, case.busted)
     if step_difference(case.expected, found) is None:  # exact: 72.0 and true are not 72 and 1
-        return CaseResult(case.id, "scoring", PASS, label=case.label)
+        return CaseResult(case.id, Level.SCORING, PASS, label=case.label)
     hand = " ".join(case.hand) + (" (busted)" if case.busted else "")
-    failure = CaseResult(case.id, "scoring", FAIL, f"score of {hand}", where="$.score", expected=case.expected,
+    failure = CaseResult(case.id, Level.SCORING, FAIL, f"score of {hand}", where="$.score", expected=case.expected,
                          found=found, clause=case.clause, label=case.label,
                          extra={"hand": list(case.hand), "busted": case.busted})
     diagnosis = diagnose_score(case.ruleset, case.hand, case.busted, found)
@@ -156,7 +157,7 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool) -> list[CaseResult
     indices = [i for i, s in enumerate(trace["steps"]) if "decision" in s]
     end = len(steps)
     round_end = None
-    if case.level == "round":
+    if case.level is Level.ROUND:
         found_end = _round_end_index(steps)
         if found_end is not None:
             round_end = found_end
@@ -202,7 +203,7 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool) -> list[CaseResult
         if difference is None and legal and legal_problem is None:
             options_difference = step_difference(expected, found)
             if options_difference is not None:
-                legal_problem = _failure(case, "legal", trace, step, step_index, prefix, options_difference,
+                legal_problem = _failure(case, Level.LEGAL, trace, step, step_index, prefix, options_difference,
                                          expected, position)
                 legal_problem.extra.update(observations)
                 _explain(legal_problem, diagnose(case.ruleset, header, reshuffles, [d["choice"] for d in decisions],
@@ -245,7 +246,7 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool) -> list[CaseResult
         return [refused, legal_problem]
     results = [CaseResult(case.id, case.level, PASS, decisions=len(decisions), label=case.label)]
     if legal:
-        results.append(legal_problem or CaseResult(case.id, "legal", PASS, decisions=len(decisions),
+        results.append(legal_problem or CaseResult(case.id, Level.LEGAL, PASS, decisions=len(decisions),
                                                    label=case.label))
     return results
 
@@ -259,7 +260,7 @@ def _observations(expected: Any, found: Any, totals: bool) -> dict[str, Any]:
     return out
 
 
-def _failure(case: Case, level: str, trace: dict[str, Any], step: int | None, step_index: int | None,
+def _failure(case: Case, level: Level, trace: dict[str, Any], step: int | None, step_index: int | None,
              prefix: list[str | int], difference: Any, expected: Any, position: int) -> CaseResult:
     events = trace.get("start", {}).get("events", []) if step_index is None else \
         trace["steps"][step_index].get("events", [])
@@ -405,10 +406,10 @@ def run_case(engine: EngineAdapter, case: Case, hello: dict[str, Any]) -> list[C
         results = [CaseResult(case.id, case.level, SKIPPED, problem, label=case.label)]
     else:
         try:
-            if case.level == "scoring":
+            if case.level is Level.SCORING:
                 results = [run_scoring(engine, case)]
             else:
-                results = run_trace(engine, case, "legal" in hello.get("levels", []))
+                results = run_trace(engine, case, Level.LEGAL in hello.get("levels", []))
         except Skipped as skipped:
             results = [CaseResult(case.id, case.level, SKIPPED, str(skipped), label=case.label)]
         except EngineFailure as failure:

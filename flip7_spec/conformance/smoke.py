@@ -15,6 +15,7 @@ from typing import Any
 from flip7_spec.conformance import FAIL, PASS, SKIPPED
 from flip7_spec.conformance.cases import Case, default_rulesets, generated_game
 from flip7_spec.conformance.runner import CaseResult, run_case
+from flip7_spec.protocol import Level
 from flip7_spec.rulesets import Ruleset
 
 SMOKE_TARGET = 60
@@ -114,7 +115,7 @@ def smoke(open_engine: Callable[[], tuple[Any, dict[str, Any]]], echo: Callable[
             echo("smoke: the engine does not declare the game level; handshake only")
             return None
         trace = generated_game(ruleset, max(SMOKE_PLAYERS, ruleset.min_players), "smoke", 0)
-        case = Case(f"smoke:{ruleset.name}", "game", ruleset, trace=trace, generated=True)
+        case = Case(f"smoke:{ruleset.name}", Level.GAME, ruleset, trace=trace, generated=True)
         rounds = trace.get("footer", {}).get("rounds", "?")
         result = run_case(engine, case, hello)[0]
     finally:

@@ -215,7 +215,7 @@ def _counts(document: Mapping[str, Any], results: list[Mapping[str, Any]]) -> di
     if isinstance(given, Mapping):
         return {str(level): {o: int(row.get(o, 0)) for o in OUTCOMES} for level, row in given.items()
                 if isinstance(row, Mapping)}
-    table = {level: dict.fromkeys(OUTCOMES, 0) for level in LEVELS}
+    table: dict[str, dict[str, int]] = {level: dict.fromkeys(OUTCOMES, 0) for level in LEVELS}
     for result in results:
         row = table.setdefault(str(result.get("level")), dict.fromkeys(OUTCOMES, 0))
         outcome = str(result.get("outcome"))

@@ -13,5 +13,24 @@ For Python engines (docs/protocol.md, "Engines that call their players back"):
 - :mod:`.main`: ``serve_main(Adapter)``, the stdin/stdout main loop of an engine script
 """
 
+from enum import StrEnum
+
 PROTOCOL_VERSION = 1
-LEVELS = ("scoring", "round", "game", "legal")
+
+
+class Level(StrEnum):
+    """What an engine declares it can be checked on (its handshake's ``levels``), and what a conformance case
+    checks (its value is what the protocol and the reports write)."""
+
+    SCORING = "scoring"
+    """Round scores of given hands."""
+    ROUND = "round"
+    """The observations through the end of a game's first round."""
+    GAME = "game"
+    """The observations through a whole game."""
+    LEGAL = "legal"
+    """The legal choices of every pending decision (``pending.options``) as well."""
+
+
+LEVELS = tuple(Level)
+"""Every level, in the order the handshake and the reports list them."""

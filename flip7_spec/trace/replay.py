@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from flip7_spec.cards import Card, cards
@@ -31,12 +32,36 @@ from flip7_spec.trace.quickcheck import plausible_step
 from flip7_spec.trace.record import footer as reference_footer
 from flip7_spec.trace.schema import json_path, schema_errors, step_errors
 
-CONFORM = "conform"
-DIVERGE = "diverge"
-INVALID = "invalid"
 
-LEVELS = ("decisions", "scores", "events", "observations")
+class ReplayStatus(StrEnum):
+    """How a trace replays against the reference (its value is what reports write)."""
 
+    CONFORM = "conform"
+    """Every step is what the reference does."""
+    DIVERGE = "diverge"
+    """A trace that reads as a game but disagrees with the rules somewhere (the first place is given)."""
+    INVALID = "invalid"
+    """Not a trace of a game at all (bad JSON shape, unknown format version, impossible setup)."""
+
+
+class DetailLevel(StrEnum):
+    """What a trace records beside its decisions, from the least to the most (see the module docstring)."""
+
+    DECISIONS = "decisions"
+    SCORES = "scores"
+    EVENTS = "events"
+    OBSERVATIONS = "observations"
+
+
+CONFORM = ReplayStatus.CONFORM
+DIVERGE = ReplayStatus.DIVERGE
+INVALID = ReplayStatus.INVALID
+
+LEVELS = tuple(DetailLevel)
+
+_LEVEL_KEYS = ((DetailLevel.OBSERVATIONS, "observation"), (DetailLevel.EVENTS, "events"),
+               (DetailLevel.SCORES, "scores"))
+"""The richer levels, richest first, each with the key a step holds at that level."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,8 +90,8 @@ class Divergence:
 class ReplayResult:
     """The outcome of replaying one trace."""
 
-    status: str
-    level: str = "decisions"
+    status: ReplayStatus
+    level: DetailLevel = DetailLevel.DECISIONS
     steps: int = 0
     complete: bool = False
     divergence: Divergence | None = None
@@ -75,7 +100,7 @@ class ReplayResult:
 
     @property
     def ok(self) -> bool:
-        return self.status == CONFORM
+        return self.status is ReplayStatus.CONFORM
 
 
 class _Diverged(Exception):
@@ -88,13 +113,13 @@ class _Invalid(Exception):
     pass
 
 
-def detail_level(trace: dict[str, Any]) -> str:
+def detail_level(trace: dict[str, Any]) -> DetailLevel:
     """The richest level of detail present in ``trace`` (see module docstring)."""
     entries = [s for s in trace.get("steps", []) if "decision" in s] + [trace.get("start", {})]
-    for level, key in (("observations", "observation"), ("events", "events"), ("scores", "scores")):
+    for level, key in _LEVEL_KEYS:
         if any(key in entry for entry in entries):
             return level
-    return "decisions"
+    return DetailLevel.DECISIONS
 
 
 def game_from_header(header: dict[str, Any], reshuffles: Sequence[Sequence[Card]] = ()

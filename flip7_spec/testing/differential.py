@@ -1,0 +1,377 @@
+"""The reference and an engine under test (in-process or a command speaking docs/protocol.md) in lockstep,
+decision by decision, their observations (legal choices included) compared: :func:`differential_machine`."""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import json
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, ClassVar, NoReturn
+
+from hypothesis import reject
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
+
+from flip7_spec.cards import Card, card
+from flip7_spec.clauses import CLAUSES
+from flip7_spec.conformance.runner import strip_options, totals_only
+from flip7_spec.events import Choice, Event
+from flip7_spec.machine import Game
+from flip7_spec.play import make_game
+from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure, ReferenceAdapter, Skipped
+from flip7_spec.protocol.process import ProcessEngine
+from flip7_spec.registry import Role, definition_of
+from flip7_spec.rulesets import Ruleset, default_preset, preset
+from flip7_spec.strategies import (
+    Draw,
+    GameSetup,
+    game_setups,
+    option_values,
+    playable_presets,
+    player_counts,
+    reshuffle_orders,
+)
+from flip7_spec.testing.failures import DEFAULT_FAILURES_DIR, EngineDivergence, failures_dir_for
+from flip7_spec.testing.invariants import check_conservation, check_consistency
+from flip7_spec.testing.reference import option_index
+from flip7_spec.trace.canonical import dumps_line
+from flip7_spec.trace.compare import blame, step_difference
+from flip7_spec.trace.record import record_choices
+
+
+def _in_final_run() -> bool:
+    """Whether Hypothesis is replaying the minimal failing example (True outside a Hypothesis test)."""
+    from hypothesis.control import current_build_context
+
+    try:
+        return bool(current_build_context().is_final)
+    except Exception:
+        return True
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-")[:40] or "engine"
+
+
+def _error_text(error: BaseException) -> str:
+    """An engine's error for a failure message: its type and text, the raw reply and the tail of its stderr."""
+    text = f"{type(error).__name__}: {error}"
+    if isinstance(error, EngineFailure):
+        if error.raw:
+            text += f"; raw reply: {error.raw[:300]}"
+        if error.stderr:
+            text += "; its stderr ends with:\n" + error.stderr
+    return text
+
+
+def supported_rulesets(hello: dict[str, Any]) -> st.SearchStrategy[Ruleset]:
+    """Rulesets an engine's handshake declares: its presets (among the playable ones) with every
+    combination of the option values :func:`~flip7_spec.strategies.option_values` tries that the engine
+    also lists (all of them for an option it declares as ``"any"``); options it does not list stay at the
+    preset's value."""
+    names = [n for n in playable_presets() if n in hello.get("rulesets", [])]
+    if not names:
+        raise Skipped(f"the engine implements none of the presets {', '.join(playable_presets())}")
+    declared = hello.get("options", {})
+
+    def with_options(name: str) -> st.SearchStrategy[Ruleset]:
+        base = preset(name)
+        values: dict[str, st.SearchStrategy[Any]] = {}
+        for option, tried in option_values(base).items():
+            listed = declared.get(option, [])
+            usable = [v for v in tried[1:] if listed == "any" or any(_same_value(v, w) for w in listed)]
+            if usable:
+                values[option] = st.sampled_from([tried[0], *usable])
+        return st.fixed_dictionaries(values).map(lambda options: base.with_options(**options))
+
+    return st.sampled_from(names).flatmap(with_options)
+
+
+def _same_value(a: Any, b: Any) -> bool:
+    return type(a) is type(b) and bool(a == b)
+
+
+class DifferentialMachine(RuleBasedStateMachine):
+    """The reference and an engine under test in lockstep (build it with :func:`differential_machine`).
+
+    The start rule draws a setup, plays up to 100 decisions on the reference (decisions and reshuffle orders
+    from Hypothesis), starts the engine with the same ruleset, players, Dealer, deck and reshuffle orders,
+    feeds it the same decisions and compares every observation. The decide rule then goes on one decision
+    at a time. When the reference needs a new reshuffle, the engine is started again with the longer list
+    of orders and every decision is fed again (the protocol gives reshuffle orders up front). Observations
+    are compared whole, ``pending.options`` included when the engine declares the ``legal`` level; an engine
+    without the ``game`` level is compared on its first round only.
+    """
+
+    engine_spec: ClassVar[str | EngineAdapter | None] = None
+    failures: ClassVar[Path] = Path(DEFAULT_FAILURES_DIR)
+    _shared: ClassVar[dict[str, Any]] = {}
+
+    # ---- the engine, shared by every run of this machine class ----
+
+    @classmethod
+    def engine(cls) -> EngineAdapter:
+        """The engine under test (started on first use, closed when the interpreter exits)."""
+        if "engine" not in cls._shared:
+            spec = cls.engine_spec
+            if spec is None:
+                engine: EngineAdapter = ReferenceAdapter()
+            elif isinstance(spec, str):
+                engine = ProcessEngine(spec)
+                atexit.register(engine.close)
+            else:
+                engine = spec
+            cls._shared["engine"] = engine
+        result: EngineAdapter = cls._shared["engine"]
+        return result
+
+    @classmethod
+    def close(cls) -> None:
+        """Close the engine if this machine class started it (a process engine also closes at exit)."""
+        engine = cls._shared.pop("engine", None)
+        if engine is not None and not isinstance(cls.engine_spec, EngineAdapter):
+            engine.close()
+
+    @classmethod
+    def hello(cls) -> dict[str, Any]:
+        """The engine's handshake (asked once)."""
+        if "hello" not in cls._shared:
+            try:
+                cls._shared["hello"] = cls.engine().hello()
+            except EngineFailure as error:
+                raise EngineFailure(f"{cls.label()} failed the handshake: {_error_text(error)}", raw=error.raw,
+                                    stderr=error.stderr) from None
+        result: dict[str, Any] = cls._shared["hello"]
+        return result
+
+    @classmethod
+    def setups(cls) -> st.SearchStrategy[GameSetup]:
+        """The setups runs start from: every ruleset and option for the in-process reference; what the
+        handshake declares for any other engine."""
+        if "setups" not in cls._shared:
+            if cls.engine_spec is None:
+                strategy = game_setups()
+            else:
+                strategy = game_setups(rulesets=supported_rulesets(cls.hello()),
+                                       players=lambda r: player_counts(r, two_decks=True))
+            cls._shared["setups"] = strategy
+        result: st.SearchStrategy[GameSetup] = cls._shared["setups"]
+        return result
+
+    @classmethod
+    def label(cls) -> str:
+        """How failure messages name the engine."""
+        spec = cls.engine_spec
+        if spec is None:
+            return "the in-process reference"
+        return repr(spec) if isinstance(spec, str) else type(spec).__name__
+
+    # ---- one run ----
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setup: GameSetup | None = None
+        self.game: Game | None = None
+        self.draw: Draw | None = None
+        self.choices: list[Choice] = []
+        self.orders: list[list[str]] = []
+        self.expected: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
+        self.start_observation: dict[str, Any] = {}
+        self.start_events: list[dict[str, Any]] = []
+        hello = self.hello()
+        self.compare_options = "legal" in hello.get("levels", [])
+        self.whole_games = "game" in hello.get("levels", [])
+
+    def _reshuffle(self, discard: list[Card]) -> list[Card]:
+        assert self.draw is not None
+        order = self.draw(reshuffle_orders([c.text for c in discard]))
+        self.orders.append(list(order))
+        return [card(t) for t in order]
+
+    def finished(self) -> bool:
+        """Whether the run has nothing left to compare: the game is over, or (an engine without the game
+        level) the first round has ended."""
+        game = self.game
+        return game is None or game.over or (not self.whole_games and game.round > 1)
+
+    def _reference_step(self, choice: Choice) -> None:
+        game = self.game
+        assert game is not None
+        try:
+            events = game.apply(choice)
+        except Exception as error:
+            self._fail(f"the reference failed on decision {len(self.choices)} ({choice!r}): "
+                       f"{type(error).__name__}: {error}", recorded=len(self.choices))
+        self.choices.append(choice)
+        self.expected.append((game.observation(), [e.to_json() for e in events]))
+
+    def _engine_replay(self) -> None:
+        """Start the engine and feed it every decision so far, comparing each observation."""
+        assert self.setup is not None
+        s = self.setup
+        engine = self.engine()
+        try:
+            found = engine.start(s.ruleset.to_json(), s.players, s.dealer, list(s.deck), self.orders)
+        except Skipped:
+            reject()
+        except Exception as error:
+            self._fail(f"{self.label()} failed to start: {_error_text(error)}", step=None)
+        self._compare(None, found)
+        decisions = []
+        for index, choice in enumerate(self.choices):
+            decision = self._decision_at(index)
+            decisions.append({"choice": choice, "player": decision["player"], "kind": decision["kind"]})
+        observations: list[dict[str, Any]] = []
+        stopped: Exception | None = None
+        if isinstance(engine, ProcessEngine):
+            observations, stopped = engine.decide_many(decisions)
+        else:
+            try:
+                for d in decisions:
+                    observations.append(engine.decide(d["choice"], d["player"], d["kind"]))
+            except Exception as error:
+                stopped = error
+        for index, observation in enumerate(observations):
+            self._compare(index, observation)
+        if stopped is not None:
+            self._fail(f"{self.label()} failed on decision {len(observations)}: {_error_text(stopped)}",
+                       step=len(observations))
+
+    def _decision_at(self, index: int) -> dict[str, Any]:
+        previous = self.start_observation if index == 0 else self.expected[index - 1][0]
+        pending = previous["pending"]
+        return {"player": pending["player"], "kind": pending["kind"]}
+
+    def _compare(self, step: int | None, found: Any) -> None:
+        if step is None:
+            expected, events = self.start_observation, self.start_events
+        else:
+            expected, events = self.expected[step]
+        left, right = expected, found
+        if not self.compare_options:
+            left, right = strip_options(left), strip_options(right)
+        if not self.whole_games and isinstance(found, dict) and expected.get("round", 1) > 1:
+            left, right = totals_only(left), totals_only(right)
+        difference = step_difference(left, right)
+        if difference is None:
+            return
+        ruleset = self.setup.ruleset if self.setup is not None else preset(default_preset())
+        clause = blame(difference.path, events, Role.HIT_STAY, definition_of(ruleset), expected)
+        where = difference.where(["observation"])
+        after = "the start" if step is None else f"decision {step} ({self.choices[step]!r})"
+        statement = CLAUSES[clause].statement if clause in CLAUSES else ""
+        self._fail(f"{self.label()} diverges from the reference after {after}: at {where} expected "
+                   f"{json.dumps(difference.expected)}, found {json.dumps(difference.found)}; clause {clause}"
+                   f"{': ' + statement if statement else ''}",
+                   step=step, where=where, expected=difference.expected, found=difference.found, clause=clause)
+
+    def _fail(self, message: str, *, step: int | None = None, recorded: int | None = None, where: str | None = None,
+              expected: Any = None, found: Any = None, clause: str | None = None) -> NoReturn:
+        """Write the failing run as a trace (in Hypothesis's final replay, or outside Hypothesis) and raise
+        :class:`EngineDivergence` naming the file."""
+        path = None
+        if _in_final_run() and self.setup is not None:
+            path = self._write_trace(message, self.choices[:recorded] if recorded is not None else self.choices,
+                                     clause)
+        if path is not None:
+            message += f"\nThe failing run is saved as a trace: {path}"
+            if self.engine_spec is None:
+                message += f"\nReplay it with: flip7-spec replay {path}"
+            elif isinstance(self.engine_spec, str):
+                message += (f"\nRun it again with: flip7-spec conform --engine {json.dumps(self.engine_spec)} "
+                            f"--fixtures {path.parent} --games 0 --no-scoring")
+        raise EngineDivergence(message, trace_path=path, step=step, where=where, expected=expected, found=found,
+                               clause=clause)
+
+    def _write_trace(self, message: str, choices: Sequence[Choice], clause: str | None) -> Path:
+        assert self.setup is not None
+        s = self.setup
+        clauses = [clause] if clause in CLAUSES else None
+        trace = record_choices(s.ruleset, s.players, s.dealer, list(s.deck), list(choices), self.orders,
+                               generator="flip7_spec.testing differential machine",
+                               description=message.splitlines()[0][:500], clauses=clauses)
+        text = dumps_line(trace)
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+        name = "reference" if self.engine_spec is None else _slug(
+            self.engine_spec if isinstance(self.engine_spec, str) else type(self.engine_spec).__name__)
+        directory = self.failures
+        directory.mkdir(parents=True, exist_ok=True)
+        path = directory / f"{name}-{digest}.jsonl"
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    @initialize(data=st.data())
+    def start(self, data: st.DataObject) -> None:
+        self.draw = data.draw
+        setup = data.draw(self.setups(), label="setup")
+        self.setup = setup
+
+        def reshuffler(discard: list[Card]) -> list[Card]:
+            return self._reshuffle(discard)
+
+        self.game = make_game(setup.ruleset, setup.players, setup.cards(), setup.dealer, reshuffler)
+        events: list[Event] = self.game.start()
+        self.start_observation = self.game.observation()
+        self.start_events = [e.to_json() for e in events]
+        for _ in range(data.draw(st.integers(0, 100), label="decisions played at once")):
+            if self.finished():
+                break
+            options = self.game.legal()
+            self._reference_step(options[option_index(data.draw, options)])
+        self._engine_replay()
+
+    @precondition(lambda self: not self.finished())
+    @rule(data=st.data())
+    def decide(self, data: st.DataObject) -> None:
+        """One legal decision chosen by Hypothesis, on both engines."""
+        game = self.game
+        assert game is not None and game.pending is not None
+        self.draw = data.draw
+        decision = game.pending
+        options = game.legal()
+        choice = options[option_index(data.draw, options)]
+        reshuffles = len(self.orders)
+        self._reference_step(choice)
+        if len(self.orders) > reshuffles:
+            self._engine_replay()
+            return
+        try:
+            found = self.engine().decide(choice, decision.player, decision.kind)
+        except Exception as error:
+            self._fail(f"{self.label()} failed on decision {len(self.choices) - 1} ({choice!r}): "
+                       f"{_error_text(error)}", step=len(self.choices) - 1)
+        self._compare(len(self.choices) - 1, found)
+
+    @rule()
+    def reference_holds_together(self) -> None:
+        """The reference's own invariants at this step (cards conserved, decisions consistent); always
+        available, so that a run whose game is over can still take steps."""
+        if self.game is not None:
+            check_conservation(self.game)
+            check_consistency(self.game)
+
+
+def differential_machine(engine: str | EngineAdapter | None = None, failures_dir: str | Path | None = None,
+                         name: str | None = None) -> type[DifferentialMachine]:
+    """A :class:`DifferentialMachine` class for ``engine``: a command speaking docs/protocol.md (run as one
+    child process for all the machine's runs), an in-process :class:`EngineAdapter`, or None for the
+    reference itself (in-process). Use its ``TestCase`` in a unittest or pytest suite, or pass the class to
+    :func:`hypothesis.stateful.run_state_machine_as_test`.
+
+    A failing run raises :class:`EngineDivergence` and is written as a trace file (the reference's trace of
+    the run, with observations, recorded by :func:`~flip7_spec.trace.record.record_choices`) into
+    :func:`failures_dir_for` (``failures_dir``, ``$FLIP7_FAILURES_DIR``, ``fixtures/regressions`` for the
+    reference, ``flip7-failures/`` otherwise); the message names the file.
+    """
+    label = name or ("Reference" if engine is None else _slug(engine if isinstance(engine, str)
+                                                               else type(engine).__name__).title().replace("-", ""))
+    attributes: dict[str, Any] = {
+        "engine_spec": engine,
+        "failures": failures_dir_for(engine, failures_dir),
+        "_shared": {},
+        "__module__": __name__,
+    }
+    return type(f"Differential{label}", (DifferentialMachine,), attributes)
