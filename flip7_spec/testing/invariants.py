@@ -18,7 +18,7 @@ from typing import Any, Final
 from flip7_spec.cards import Card, card
 from flip7_spec.events import Choice, Decision, Event
 from flip7_spec.machine import ACTIVE, BUSTED, Game
-from flip7_spec.play import make_game
+from flip7_spec.play import make_game, round_score
 from flip7_spec.registry import definition_of
 from flip7_spec.rulesets import Ruleset
 from flip7_spec.strategies import (
@@ -91,7 +91,11 @@ def check_consistency(game: Game) -> None:
         assert game.active == statuses.count(ACTIVE), f"active count {game.active}, statuses {statuses}"
     for seat, player in enumerate(game.players):
         if player.status == BUSTED:
-            assert game.round_score(seat) == 0, f"busted seat {seat} has round score {game.round_score(seat)}"
+            # a busted row scores 0, except where its game's rules score it (Vengeance's Brutal Mode applies the
+            # row's Modifiers to 0, option brutal_busted_modifier): what the scoring function gives that row
+            banked = round_score(game.ruleset, player.cards, busted=True)
+            assert game.round_score(seat) == banked, \
+                f"busted seat {seat} has round score {game.round_score(seat)}, its busted row scores {banked}"
     if pending is not None:
         options = list(pending.options)
         assert len(options) >= 2, f"a {pending.kind} decision with {len(options)} option(s) is asked"
