@@ -9,7 +9,6 @@ a reading is named only when the reference, playing it, does exactly what the en
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -21,6 +20,7 @@ from flip7_spec.machine import Game
 from flip7_spec.misreadings import catalogue, option_deviation
 from flip7_spec.play import make_game, new_game
 from flip7_spec.rulesets import Ruleset
+from flip7_spec.trace.compare import canonical
 
 Projection = Callable[[int, Any], Any]
 """What of an observation a case compares at a position (the runner leaves out what a level does not check)."""
@@ -115,16 +115,12 @@ def alternatives(ruleset: Ruleset) -> Iterator[Diagnosis]:
                         misreading.description, ruleset=variant)
 
 
-def _canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"))
-
-
 def reproduces(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Sequence[str]],
                decisions: Sequence[Any], found: Sequence[Any], upto: int, project: Projection) -> bool:
     """Whether the reference under ``ruleset``, given the trace's setup and decisions, shows the engine's
     observations ``found[0..upto]`` (after projection) exactly."""
     def same(position: int, observation: Any) -> bool:
-        return _canonical(project(position, observation)) == _canonical(project(position, found[position]))
+        return canonical(project(position, observation)) == canonical(project(position, found[position]))
 
     try:
         # Most readings already differ at the divergent position: look there first, without building the

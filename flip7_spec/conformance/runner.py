@@ -24,7 +24,7 @@ from flip7_spec.protocol.process import ProcessEngine
 from flip7_spec.protocol.schema import message_errors
 from flip7_spec.registry import Role, definition_of
 from flip7_spec.rulesets import Ruleset, preset
-from flip7_spec.trace.compare import blame, differences, first_difference, step_difference
+from flip7_spec.trace.compare import blame, canonical, differences, first_difference, step_difference
 from flip7_spec.trace.record import trace_reshuffles
 from flip7_spec.trace.schema import json_path
 
@@ -124,10 +124,6 @@ def _round_end_index(steps: list[dict[str, Any]]) -> int | None:
     return None
 
 
-def _canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"))
-
-
 def strip_options(observation: Any) -> Any:
     """The observation without its pending decision's legal choices (compared only at the legal level)."""
     if isinstance(observation, dict) and isinstance(observation.get("pending"), dict):
@@ -189,7 +185,7 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool) -> list[CaseResult
     for position, (expected, found) in enumerate(zip(expected_all, found_all, strict=False)):
         if expected is None:
             continue
-        if _canonical(expected) == _canonical(found):  # exact JSON equality (true is not 1), at C speed
+        if canonical(expected) == canonical(found):  # exact JSON equality (true is not 1), at C speed
             continue
         observed = found
         step = None if position == 0 else position - 1
@@ -374,7 +370,7 @@ class _Follow:
         expected = reference_observations(ruleset, self.header, self.reshuffles, self.choices, len(self.found))
         upto = min(len(expected), len(self.found))
         nxt = next((k for k in range(at + 1, upto)
-                    if _canonical(self.project(k, expected[k])) != _canonical(self.project(k, self.found[k]))), None)
+                    if canonical(self.project(k, expected[k])) != canonical(self.project(k, self.found[k]))), None)
         if nxt is None:
             return here
         further = diagnoses(ruleset, self.header, self.reshuffles, self.choices, self.found, nxt, self.project)

@@ -75,12 +75,14 @@ def step_difference(expected: Any, found: Any) -> Difference | None:
     Equal values are recognised at C speed (their canonical JSON texts agree); values whose texts differ
     always give a difference, at the root when :func:`first_difference` could locate none.
     """
-    if _canonical(expected) == _canonical(found):
+    if canonical(expected) == canonical(found):
         return None
     return first_difference(expected, found) or Difference((), expected, found)
 
 
-def _canonical(value: Any) -> str:
+def canonical(value: Any) -> str:
+    """The canonical JSON text of ``value`` (sorted keys, no spaces): equal texts are equal JSON values,
+    type for type (``1``, ``1.0`` and ``true`` differ)."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), default=repr)
 
 
