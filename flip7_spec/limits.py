@@ -10,12 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final, Protocol, TypeVar
 
 from flip7_spec.errors import LimitError
-
-if TYPE_CHECKING:
-    from flip7_spec.rulesets import Ruleset
 
 KIB: Final = 1024
 MIB: Final = 1024 * KIB
@@ -104,7 +101,25 @@ def check_composition(deck: Iterable[tuple[str, int]], where: str) -> None:
     DECK_CARDS.check(total, where + " (cards in all)")
 
 
-def check_ruleset(ruleset: Ruleset, where: str = "ruleset") -> Ruleset:
+class SizedRuleset(Protocol):
+    """What the limits read of a ruleset (:class:`flip7_spec.rulesets.Ruleset` has it): its name, its deck
+    composition, its options and how many decks a player count needs."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def deck(self) -> tuple[tuple[str, int], ...]: ...
+
+    def options(self) -> dict[str, Any]: ...
+
+    def decks_for(self, players: int) -> int: ...
+
+
+R = TypeVar("R", bound=SizedRuleset)
+
+
+def check_ruleset(ruleset: R, where: str = "ruleset") -> R:
     """Refuse a ruleset over a limit (its name, its deck, a whole-number option); returns it unchanged."""
     check_name(ruleset.name, f"{where}.name")
     check_composition(ruleset.deck, f"{where}.deck")
@@ -114,7 +129,7 @@ def check_ruleset(ruleset: Ruleset, where: str = "ruleset") -> Ruleset:
     return ruleset
 
 
-def check_game_size(ruleset: Ruleset, players: int, where: str = "players") -> None:
+def check_game_size(ruleset: SizedRuleset, players: int, where: str = "players") -> None:
     """Refuse a game of more than :data:`PLAYERS` players, or whose whole deck would exceed :data:`DECK_CARDS`."""
     PLAYERS.check(players, where)
     if players >= 1:

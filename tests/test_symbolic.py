@@ -36,16 +36,9 @@ from flip7_spec.games.flip7.symbolic.theorems import (
 )
 from flip7_spec.play import check_hand, round_score, score
 from flip7_spec.rulesets import Ruleset, load_ruleset, preset, ruleset_from_json
-from flip7_spec.symbolic.misreadings import distinguishing_cases, search_cases
+from flip7_spec.symbolic.prover import distinguishing_cases, prove, search_cases, theorem_set
 from flip7_spec.symbolic.terms import Scorer, SymbolicError
-from flip7_spec.symbolic.theorems import (
-    COUNTEREXAMPLE,
-    PROVED,
-    NoTheorems,
-    ProofReport,
-    prove,
-    theorem_set,
-)
+from flip7_spec.symbolic.theorems import COUNTEREXAMPLE, PROVED, NoTheorems, ProofReport
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED_003 = ROOT / "fixtures" / "rulesets" / "seed-003-modifiers.toml"

@@ -46,9 +46,9 @@ from flip7_spec.games.vengeance.symbolic.theorems import (
 )
 from flip7_spec.play import check_hand, round_score, score
 from flip7_spec.rulesets import Ruleset, preset, ruleset_from_json
-from flip7_spec.symbolic.misreadings import distinguishing_cases, misreadings_for, search_cases
+from flip7_spec.symbolic.prover import distinguishing_cases, misreadings_for, search_cases, theorem_set
 from flip7_spec.symbolic.terms import SymbolicError
-from flip7_spec.symbolic.theorems import COUNTEREXAMPLE, PROVED, theorem_set
+from flip7_spec.symbolic.theorems import COUNTEREXAMPLE, PROVED
 
 ROOT = Path(__file__).resolve().parent.parent
 V = preset("vengeance")

@@ -57,9 +57,8 @@ def command(ruleset: Ruleset, timeout_ms: int, as_json: bool) -> None:
     (including a ruleset whose game has no theorems yet).
     """
     # z3 is loaded only when this command runs
-    from flip7_spec.symbolic.misreadings import search_cases
+    from flip7_spec.symbolic.prover import search_cases, theorem_set
     from flip7_spec.symbolic.terms import SymbolicError
-    from flip7_spec.symbolic.theorems import theorem_set
 
     try:
         theorems = theorem_set(ruleset)

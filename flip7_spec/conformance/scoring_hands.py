@@ -65,7 +65,7 @@ def ruleset_hash(ruleset: Ruleset) -> str:
 
 def search(ruleset: Ruleset) -> list[Hand]:
     """Run the z3 searches for ``ruleset`` (seconds). A game without a symbolic model gives no hands."""
-    from flip7_spec.symbolic.misreadings import distinguishing_cases
+    from flip7_spec.symbolic.prover import distinguishing_cases
 
     try:
         found = distinguishing_cases(ruleset)

@@ -5,9 +5,9 @@ package names no game.
 The core specification never imports this package, and importing the package itself does not load z3: the
 names below are loaded from their modules on first use.
 
-* :func:`prove` (:mod:`flip7_spec.symbolic.theorems`) proves the theorems of a ruleset's game with z3 and
+* :func:`prove` (:mod:`flip7_spec.symbolic.prover`) proves the theorems of a ruleset's game with z3 and
   checks them against a scorer (default :func:`flip7_spec.play.round_score`);
-* :func:`distinguishing_cases` (:mod:`flip7_spec.symbolic.misreadings`) gives, for each plausible
+* :func:`distinguishing_cases` (:mod:`flip7_spec.symbolic.prover`) gives, for each plausible
   misreading of the scoring rules, a hand with the fewest cards on which it scores differently from the
   specification;
 * :class:`SymbolicError` (:mod:`flip7_spec.symbolic.terms`) is raised for a ruleset or hand a model cannot
@@ -26,11 +26,12 @@ _EXPORTS: Final = {
     "NoTheorems": "theorems",
     "ProofReport": "theorems",
     "TheoremResult": "theorems",
-    "prove": "theorems",
-    "theorem_set": "theorems",
+    "prove": "prover",
+    "theorem_set": "prover",
     "ScoringCase": "misreadings",
-    "distinguishing_cases": "misreadings",
-    "search_cases": "misreadings",
+    "distinguishing_cases": "prover",
+    "misreadings_for": "prover",
+    "search_cases": "prover",
     "SymbolicError": "terms",
 }
 

@@ -24,8 +24,6 @@ import z3  # type: ignore[import-untyped, unused-ignore]
 from flip7_spec.errors import CardError
 from flip7_spec.play import check_hand, round_score
 from flip7_spec.rulesets import Ruleset
-from flip7_spec.symbolic import DEFAULT_TIMEOUT_MS
-from flip7_spec.symbolic.plugin import plugin_of
 from flip7_spec.symbolic.terms import Expr, Scorer, SymbolicError, total
 
 
@@ -102,14 +100,6 @@ class CaseSearch:
     seconds: float
 
 
-def misreadings_for(ruleset: Ruleset) -> list[Misreading[Any]]:
-    """The misreadings of ``ruleset``'s game. Raises :class:`SymbolicError` for a game without any."""
-    plugin = plugin_of(ruleset)
-    if plugin is None:
-        raise SymbolicError(f"no scoring misreadings exist for the game {ruleset.game} (ruleset {ruleset.name})")
-    return list(plugin.misreadings(ruleset))
-
-
 # ---------------------------------------------------------------------------------------------------------
 # The search
 # ---------------------------------------------------------------------------------------------------------
@@ -177,30 +167,3 @@ def smallest_case(ruleset: Ruleset, players: int | None, misreading: Misreading[
     case = ScoringCase(misreading.id, misreading.misreading, misreading.clause, [c.text for c in cards],
                        point.busted, expected, got, count)
     return CaseSearch(misreading, case, time.perf_counter() - started)
-
-
-def search_cases(ruleset: Ruleset, players: int | None = None,
-                 timeout_ms: int = DEFAULT_TIMEOUT_MS) -> list[CaseSearch]:
-    """Search a distinguishing hand for every misreading of ``ruleset``'s game (see :func:`distinguishing_cases`).
-
-    Raises :class:`SymbolicError` for a game without misreadings, a ruleset the model cannot represent, or a
-    search z3 could not finish in ``timeout_ms``.
-    """
-    plugin = plugin_of(ruleset)
-    if plugin is None:
-        raise SymbolicError(f"no scoring misreadings exist for the game {ruleset.game} (ruleset {ruleset.name})")
-    return plugin.search_cases(ruleset, players, timeout_ms)
-
-
-def distinguishing_cases(ruleset: Ruleset, players: int | None = None,
-                         timeout_ms: int = DEFAULT_TIMEOUT_MS) -> list[ScoringCase]:
-    """For each misreading of the scoring rules that some hand of ``ruleset`` can expose, a hand with the
-    fewest cards on which the misreading's score differs from the specification's.
-
-    ``players`` sets how many decks are in play (``None``: one deck, so hands needing a card's second copy
-    from a second deck are not considered). Each case's ``expected`` comes from
-    :func:`flip7_spec.play.round_score` and is checked against the game's z3 model; misreadings that no hand
-    exposes are left out (see :func:`search_cases`). Raises :class:`SymbolicError` as :func:`search_cases`
-    does.
-    """
-    return [s.case for s in search_cases(ruleset, players, timeout_ms) if s.case is not None]

@@ -7,9 +7,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from flip7_spec.registry import definition_of
-from flip7_spec.rulesets import Ruleset
-
 if TYPE_CHECKING:
     from flip7_spec.symbolic.misreadings import CaseSearch, Misreading
     from flip7_spec.symbolic.theorems import TheoremSet
@@ -27,14 +24,3 @@ class SymbolicGame:
     theorems: Callable[[Any, int | None], TheoremSet]
     misreadings: Callable[[Any], Sequence[Misreading[Any]]]
     search_cases: Callable[[Any, int | None, int], list[CaseSearch]]
-
-
-def plugin_of(ruleset: Ruleset) -> SymbolicGame | None:
-    """The z3 plug-in of ``ruleset``'s game, or None when the game brings none."""
-    plugin = definition_of(ruleset).symbolic()
-    if plugin is None:
-        return None
-    if not isinstance(plugin, SymbolicGame):
-        raise TypeError(f"game {ruleset.game}: its symbolic hook returned {type(plugin).__name__}, "
-                        "not a SymbolicGame")
-    return plugin

@@ -13,7 +13,8 @@ violation is a counterexample hand; if there is none the theorem still holds of 
 would exceed its budget the result is ``unknown``.
 
 Theorem sets are per game: each game's z3 plug-in (:mod:`flip7_spec.symbolic.plugin`) builds its own, a
-:class:`GameTheorems` subclass; :func:`theorem_set` and :func:`prove` find it from the ruleset.
+:class:`GameTheorems` subclass; :func:`flip7_spec.symbolic.prover.theorem_set` and
+:func:`flip7_spec.symbolic.prover.prove` find it from the ruleset.
 """
 
 from __future__ import annotations
@@ -29,7 +30,6 @@ from flip7_spec.cards import Kind
 from flip7_spec.play import round_score
 from flip7_spec.rulesets import Ruleset
 from flip7_spec.symbolic import DEFAULT_TIMEOUT_MS
-from flip7_spec.symbolic.plugin import plugin_of
 from flip7_spec.symbolic.terms import Expr, Scorer, SymbolicError, total
 
 CHECK_BUDGET: Final = 500_000
@@ -430,25 +430,3 @@ class GameTheorems(Generic[D]):
             results.append(TheoremResult(theorem.id, statement, theorem.clauses, status, seconds, hands, detail,
                                          value=proof.bound))
         return ProofReport(self.ruleset.name, self.ruleset.game, self.describe(), name, results)
-
-
-def theorem_set(ruleset: Ruleset, players: int | None = None) -> TheoremSet:
-    """The theorem set for ``ruleset`` (``players`` fixes how many decks are in play; ``None``: one deck).
-
-    Raises :class:`NoTheorems` when the ruleset's game brings no theorems.
-    """
-    plugin = plugin_of(ruleset)
-    if plugin is None:
-        raise NoTheorems(f"no theorems exist for the game {ruleset.game} (ruleset {ruleset.name})")
-    return plugin.theorems(ruleset, players)
-
-
-def prove(ruleset: Ruleset, scorer: Scorer | None = round_score, timeout_ms: int = DEFAULT_TIMEOUT_MS,
-          players: int | None = None) -> ProofReport:
-    """Prove every theorem of ``ruleset``'s game and check each against ``scorer`` (the game's theorem set
-    says how: see :func:`theorem_set`).
-
-    Raises :class:`NoTheorems` for a game without theorems and :class:`SymbolicError` for a ruleset the
-    game's model cannot represent.
-    """
-    return theorem_set(ruleset, players).prove(scorer, timeout_ms)

@@ -360,7 +360,7 @@ def _search(ruleset: VengeanceRuleset, players: int | None, misreading: Vengeanc
 def search_vengeance_cases(ruleset: VengeanceRuleset, players: int | None = None,
                            timeout_ms: int = DEFAULT_TIMEOUT_MS) -> list[CaseSearch]:
     """Search a distinguishing hand for every Vengeance misreading, over the Vengeance model (what
-    :func:`flip7_spec.symbolic.misreadings.distinguishing_cases` gives for a Vengeance ruleset).
+    :func:`flip7_spec.symbolic.prover.distinguishing_cases` gives for a Vengeance ruleset).
 
     Raises :class:`~flip7_spec.symbolic.terms.SymbolicError` for a ruleset the model cannot represent or a
     search z3 could not finish in ``timeout_ms``.
