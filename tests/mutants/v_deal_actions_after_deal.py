@@ -44,9 +44,9 @@ class DealAllFirstGame(VengeanceGame):
         self.set_aside = []
         return DealAllFirst(dealing=self.ruleset.initial_deal)
 
-    def _deal(self, seat: int, via: str, clause: str, flip4: FlipFour | None = None) -> None:
+    def _deal_to(self, seat: int, via: str, clause: str, flip4: FlipFour | None = None) -> None:
         if via != "deal":
-            super()._deal(seat, via, clause, flip4)
+            super()._deal_to(seat, via, clause, flip4)
             return
         drawn = self._draw()
         if drawn is None:

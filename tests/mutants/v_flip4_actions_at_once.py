@@ -19,8 +19,8 @@ READINGS = {"flip4_actions_at_once"}
 class EagerFlipFourGame(VengeanceGame):
     """The reference game, never holding a card back."""
 
-    def _deal(self, seat: int, via: str, clause: str, flip4: FlipFour | None = None) -> None:
-        super()._deal(seat, via, clause, None)  # the bug: resolved as if revealed on a Hit
+    def _deal_to(self, seat: int, via: str, clause: str, flip4: FlipFour | None = None) -> None:
+        super()._deal_to(seat, via, clause, None)  # the bug: resolved as if revealed on a Hit
 
 
 class Engine(VengeanceMutantAdapter):

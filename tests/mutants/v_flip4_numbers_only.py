@@ -30,7 +30,7 @@ class NumbersFlipFour(FlipFour):
     def step(self, game: VengeanceGame) -> None:
         if self.numbers_left and game.players[self.target].status is not BUSTED:
             held = len(self.held)
-            game._deal(self.target, "flip4", "V-FLIP4", self)
+            game._deal_to(self.target, "flip4", "V-FLIP4", self)
             if len(self.held) == held:
                 self.numbers_left -= 1  # the bug: a held-back card does not count
             return

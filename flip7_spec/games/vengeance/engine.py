@@ -131,7 +131,7 @@ class VengeanceGame(Game):
         # [V-MOD-NO-BUST] Modifiers can be stolen or discarded; [V-BUST-OUT-OF-PLAY] never a busted row
         return row_refs(self.players, seats, numbers_only=self.ruleset.steal_discard_cards == "numbers")
 
-    def _deal(self, seat: int, via: str, clause: str, flip4: FlipFour | None = None) -> None:
+    def _deal_to(self, seat: int, via: str, clause: str, flip4: FlipFour | None = None) -> None:
         """Draw one card for ``seat`` (in a deal, a Hit, a Just One More or a Flip Four) and reveal it."""
         drawn = self._draw()
         if drawn is None:
@@ -253,7 +253,7 @@ class Turns(Frame["VengeanceGame"]):
                 return  # [V-DEAL-ALWAYS] out of the round (stayed through Just One More): no deal card
             # [V-DEAL] [V-DEAL-PAUSE] an Action or Modifier dealt here is resolved (frames on top of this
             # one) before the deal resumes with the next player
-            game._deal(seat, "deal", "V-DEAL")
+            game._deal_to(seat, "deal", "V-DEAL")
             return
         self.pos = next_active(order, game.players, self.pos)
         seat = order[self.pos]
@@ -268,7 +268,7 @@ class Turns(Frame["VengeanceGame"]):
             game._set_status(seat, STAYED)
             game._emit("stay", "V-STAY-NO-BANK", seat)
         else:
-            game._deal(seat, "hit", "V-HIT-STAY")  # [V-HIT-STAY] one card, resolved at once
+            game._deal_to(seat, "hit", "V-HIT-STAY")  # [V-HIT-STAY] one card, resolved at once
 
 
 class PlayModifier(Frame["VengeanceGame"]):
@@ -337,7 +337,7 @@ class JustOneMore(Frame["VengeanceGame"]):
         if not self.drawn:
             self.drawn = True
             # [V-ONEMORE] the next card; an Action drawn here is resolved by the target (frames on top)
-            game._deal(self.target, "one_more", "V-ONEMORE")
+            game._deal_to(self.target, "one_more", "V-ONEMORE")
             return
         game.stack.pop()
         game._finish_action(self.action)
@@ -366,7 +366,7 @@ class FlipFour(Frame["VengeanceGame"]):
         # [V-FLIP4-STOP] a bust stops it here; a Flip 7 ends the round before this frame runs again
         if self.remaining and not busted:
             self.remaining -= 1  # [V-FLIP4] every card counts toward the four
-            game._deal(self.target, "flip4", "V-FLIP4", self)
+            game._deal_to(self.target, "flip4", "V-FLIP4", self)
             return
         game.stack.pop()
         game._finish_action(self.action)

@@ -167,10 +167,10 @@ class DealTableActionsDiscarded(VengeanceGame):
 
     _dealing = False
 
-    def _deal(self, seat: int, via: str, clause: str, flip4: FlipFour | None = None) -> None:
+    def _deal_to(self, seat: int, via: str, clause: str, flip4: FlipFour | None = None) -> None:
         self._dealing = via == "deal"
         try:
-            super()._deal(seat, via, clause, flip4)
+            super()._deal_to(seat, via, clause, flip4)
         finally:
             self._dealing = False
 
@@ -479,17 +479,17 @@ class OneMoreNoStay(_OneMoreReread):
 class Flip4ActionsAtOnce(VengeanceGame):
     """An Action or Modifier revealed in a Flip Four is resolved at once instead of being held back."""
 
-    def _deal(self, seat: int, via: str, clause: str, flip4: FlipFour | None = None) -> None:
-        super()._deal(seat, via, clause, None)
+    def _deal_to(self, seat: int, via: str, clause: str, flip4: FlipFour | None = None) -> None:
+        super()._deal_to(seat, via, clause, None)
 
 
 class Flip4NumbersOnlyCount(VengeanceGame):
     """Only Number cards count toward a Flip Four's four: an Action or Modifier drawn in it is held back
     and another card is drawn in its place."""
 
-    def _deal(self, seat: int, via: str, clause: str, flip4: FlipFour | None = None) -> None:
+    def _deal_to(self, seat: int, via: str, clause: str, flip4: FlipFour | None = None) -> None:
         held = len(flip4.held) if flip4 is not None else 0
-        super()._deal(seat, via, clause, flip4)
+        super()._deal_to(seat, via, clause, flip4)
         if flip4 is not None and len(flip4.held) > held:
             flip4.remaining += 1
 
