@@ -128,6 +128,8 @@ def test_a_bad_policy_spec_is_one_line_and_exit_2(simulate: Callable[..., tuple[
     ("args", "message"),
     [
         (["-p", "1", "--rounds", "5", "--fresh-deck"], "add --option min_players=1"),
+        (["-p", "2", "--rounds", "5", "--fresh-deck"], "use --ruleset flip7-challenge, which allows 2 players"),
+        (["-p", "2", "-r", "vengeance", "--games", "3"], "add --option min_players=2"),
         (["--fresh-deck"], "--fresh-deck applies to one-round experiments"),
         (["--games", "3", "--rounds", "3"], "choose one"),
         (["--option", "min_players"], "expected KEY=VALUE"),

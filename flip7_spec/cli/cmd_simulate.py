@@ -18,7 +18,7 @@ from flip7_spec.outputs import Output, check_distinct
 from flip7_spec.policies import POLICIES
 from flip7_spec.policy_specs import parameterised, policy_specs_help
 from flip7_spec.round_stats import RoundStats
-from flip7_spec.rulesets import Ruleset
+from flip7_spec.rulesets import Ruleset, preset, preset_names
 from flip7_spec.simulate import Stats
 from flip7_spec.simulate_run import SimulationRun, run_experiment
 
@@ -91,8 +91,8 @@ def command(ruleset: Ruleset, options: tuple[str, ...], players: int, games: int
 
         require_matplotlib(plot)
     if players < ruleset.min_players:
-        fail(f"ruleset {ruleset.name} needs at least {ruleset.min_players} players, got {players}; for an "
-             f"experiment with fewer, add --option min_players={players}")
+        fail(f"ruleset {ruleset.name} needs at least {ruleset.min_players} players, got {players}; "
+             + _fewer_players_hint(ruleset, players))
     run = SimulationRun(ruleset=ruleset, players=players, games=rounds if one_round and rounds else games or 1000,
                         seed=seed, threshold=threshold if threshold is not None else 20, out=out,
                         observations=observations, workers=workers, policies=specs, one_round=one_round)
@@ -135,6 +135,16 @@ def _reserve_plot(plot: Path | None, out: Path | None) -> Output | None:
 def _print_csv(rows: list[dict[str, Any]]) -> None:
     for line in to_csv(rows).splitlines():
         say(line)
+
+
+def _fewer_players_hint(ruleset: Ruleset, players: int) -> str:
+    """How to play ``players`` anyway: the presets of the same game made for that many, if any, and the
+    option that lowers the minimum."""
+    fits = [name for name in preset_names() if (other := preset(name)).game == ruleset.game
+            and other.min_players <= players <= (other.max_players or players)]
+    seats = f"{players} player{'s' if players != 1 else ''}"
+    allowed = f"--ruleset {' or --ruleset '.join(fits)}, which allow{'s' if len(fits) == 1 else ''} {seats}"
+    return (f"use {allowed}, or " if fits else "") + f"add --option min_players={players} for an experiment with fewer"
 
 
 def _check_mode(games: int | None, rounds: int | None, fresh_deck: bool) -> bool:
