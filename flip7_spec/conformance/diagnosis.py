@@ -5,6 +5,10 @@ each alternative value of each option of the ruleset's game, and under each know
 catalogue (:mod:`flip7_spec.misreadings`); a reading that reproduces every observation the
 engine gave, up to and including the divergent one, explains the divergence. Nothing here matches symptoms:
 a reading is named only when the reference, playing it, does exactly what the engine did.
+
+When no single reading reproduces a divergence, pairs are tried: an engine with two deviations can show
+both at the same step. Only readings that change the reference's observation at that step are paired (at
+most :data:`MAX_PAIRED` of them), so the search stays small.
 """
 
 from __future__ import annotations
@@ -41,6 +45,9 @@ class Diagnosis:
     ruleset: Ruleset | None = field(default=None, compare=False, repr=False)
     also: tuple[str, ...] = ()
     """Other readings that reproduce the engine here just as well (the case cannot tell them apart)."""
+    together: tuple[Diagnosis, ...] = ()
+    """Readings that reproduce the engine only together with this one (a pair at one step); ``ruleset``
+    plays them all."""
 
     @property
     def is_misreading(self) -> bool:
@@ -53,6 +60,8 @@ class Diagnosis:
                    f"[{self.clause}, {self.confidence}]"
         else:
             text = f"the engine behaves as if {self.reading} [{self.clause}, {self.confidence}]"
+        for other in self.together:
+            text += f", together with {other.reading} [{other.clause}, {other.confidence}]"
         if self.also:
             text += f"; this case fits {', '.join(self.also)} as well"
         return text
@@ -68,7 +77,14 @@ class Diagnosis:
             out["value"] = self.value
         if self.also:
             out["also"] = list(self.also)
+        if self.together:
+            out["together"] = [other.reading for other in self.together]
         return out
+
+    def parts(self) -> list[Diagnosis]:
+        """This reading and each one it needs beside it, one cause each (a single reading: itself)."""
+        alone = replace(self, together=())
+        return [alone, *(replace(other, ruleset=self.ruleset) for other in self.together)]
 
 
 def _first_of(matches: Iterable[Diagnosis]) -> Diagnosis | None:
@@ -187,13 +203,51 @@ def diagnose_reshuffle(ruleset: Ruleset, header: dict[str, Any], reshuffles: Seq
     return None
 
 
+MAX_PAIRED = 12
+"""Readings paired at most when no single one explains a divergence (those changing the step, in order)."""
+
+
 def diagnoses(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Sequence[str]],
               decisions: Sequence[Any], found: Sequence[Any], upto: int, project: Projection) -> list[Diagnosis]:
     """Every alternative reading (:func:`alternatives`, in order) under which the reference reproduces the
-    engine's observations through position ``upto``, each listing the others in its ``also``."""
-    matches = [d for d in alternatives(ruleset)
-               if d.ruleset is not None and reproduces(d.ruleset, header, reshuffles, decisions, found, upto, project)]
+    engine's observations through position ``upto``, each listing the others in its ``also``. When none
+    does, the pairs of readings that do together (each a :class:`Diagnosis` whose ``together`` names the
+    second reading)."""
+    def seen(variant: Ruleset) -> str | None:
+        """The reference's projected observation at ``upto`` under ``variant`` (None: it cannot get there)."""
+        try:
+            game = _replayed(variant, header, reshuffles, decisions, upto)
+            return canonical(project(upto, game.observation()))
+        except (Flip7Error, IndexError, KeyError, TypeError):
+            return None
+
+    target = canonical(project(upto, found[upto]))
+    singles = [(d, seen(d.ruleset)) for d in alternatives(ruleset) if d.ruleset is not None]
+    matches = [d for d, at in singles if at == target and d.ruleset is not None
+               and reproduces(d.ruleset, header, reshuffles, decisions, found, upto, project)]
+    if not matches:
+        own = seen(ruleset)
+        moving = [d for d, at in singles if at is not None and at != own][:MAX_PAIRED]
+        matches = _pairs(ruleset, moving, lambda variant: seen(variant) == target and reproduces(
+            variant, header, reshuffles, decisions, found, upto, project))
     return [replace(d, also=tuple(o.reading for o in matches if o is not d)) for d in matches]
+
+
+def _pairs(ruleset: Ruleset, moving: Sequence[Diagnosis], fits: Callable[[Ruleset], bool]) -> list[Diagnosis]:
+    """The pairs of ``moving`` readings (two values of one option excepted) under which ``fits`` holds."""
+    found: list[Diagnosis] = []
+    for i, first in enumerate(moving):
+        for second in moving[i + 1:]:
+            if first.option is not None and first.option == second.option:
+                continue
+            try:
+                both = replace(ruleset, deviations=(*ruleset.deviations, first.reading, second.reading))
+                both.played()
+            except Flip7Error:
+                continue  # two readings the ruleset refuses together
+            if fits(both):
+                found.append(replace(first, ruleset=both, together=(second,)))
+    return found
 
 
 def diagnose(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Sequence[str]],

@@ -51,7 +51,9 @@ def describe(result: CaseResult) -> list[str]:
         if isinstance(causes, list) and len(causes) > 1:
             for number, cause in enumerate(causes, 1):
                 at = "" if cause.get("step") is None else f"at step {cause['step']}: "
-                lines.append(f"     cause {number}: {at}{cause.get('text')}")
+                together = cause.get("together")
+                needs = f" (only together with {', '.join(map(str, together))})" if together else ""
+                lines.append(f"     cause {number}: {at}{cause.get('text')}{needs}")
         else:
             diagnosis = result.extra.get("diagnosis")
             if isinstance(diagnosis, dict):

@@ -225,8 +225,8 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool) -> list[CaseResult
             first = path.causes[0]
             assert isinstance(first, Diagnosis)
             _explain(failure, first)
-            failure.extra["causes"] = [follow.cause_json(cause, at) for cause, at in zip(path.causes, path.steps,
-                                                                                         strict=True)]
+            failure.extra["causes"] = [entry for cause, at in zip(path.causes, path.steps, strict=True)
+                                       for entry in follow.causes_json(cause, at)]
             failure.extra["deviations"] = list(path.ruleset.deviations)
             return [failure]
     if stopped is not None:
@@ -380,11 +380,18 @@ class _Follow:
         rest = self.path(further, nxt, depth + 1)
         return _Path([diagnosis, *rest.causes], [at, *rest.steps], rest.ruleset)
 
-    def cause_json(self, cause: Diagnosis | None, at: int) -> dict[str, Any]:
-        """One cause as the reports carry it, with its step (a trace step index; None for the start)."""
+    def causes_json(self, cause: Diagnosis | None, at: int) -> list[dict[str, Any]]:
+        """One divergence's causes as the reports carry them, each with its step (a trace step index; None for
+        the start): one per reading, so a pair of readings that explains a step together gives two."""
         step = None if at == 0 else self.indices[at - 1]
-        if cause is not None:
-            return {**cause.to_json(), "step": step}
+        if cause is None:
+            return [self._unexplained_json(at, step)]
+        parts = cause.parts()
+        return [{**part.to_json(), "step": step,
+                 **({"together": [p.reading for p in parts if p is not part]} if len(parts) > 1 else {})}
+                for part in parts]
+
+    def _unexplained_json(self, at: int, step: int | None) -> dict[str, Any]:
         expected, found = self._unexplained.get(at, (None, None))
         difference = first_difference(strip_options(self.project(at, expected)),
                                       strip_options(self.project(at, found)))
