@@ -12,8 +12,9 @@ result field               used for
 ``where`` ``expected``     the first differing JSON path and both values
 ``found`` ``clause``
 ``decision``               the decision that led to the divergence
-``differences``            every differing field: ``[{path, expected, found}]`` (``path`` a JSON path or
-                           a list of parts); computed from the two observations when absent
+``differences``            every differing field, as the runner's comparison lists them:
+                           ``[{where, expected, found}]`` (``where`` a JSON path or a list of parts; ``path``
+                           is read too); when absent, that comparison is made on the two observations
 ``expected_observation``   the reference's and the engine's observations at the divergence: the two
 ``found_observation``      tables side by side (only the reference's table, marked, when absent)
 ``compared``               ``"totals"``: only the players' totals were compared at that step
@@ -38,7 +39,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flip7_spec.conformance import ERRORED, FAIL, OUTCOMES, PASS, SKIPPED
-from flip7_spec.htmlreport.differences import Difference, all_differences, field_shape, in_observation, parse_path
+from flip7_spec.conformance.runner import compared_differences
+from flip7_spec.htmlreport.differences import Difference, field_shape, in_observation, parse_path
 from flip7_spec.protocol import LEVELS
 
 
@@ -83,15 +85,16 @@ class FailureInput:
 
     @property
     def differences(self) -> list[Difference]:
-        """Every differing field: as the report gives them, else computed from both observations, else the
-        first difference alone."""
+        """Every differing field the comparison of a step reports (exact JSON: ``1``, ``1.0`` and ``true``
+        differ): as the report lists them, else compared here on both observations as the case compares them
+        (:func:`flip7_spec.conformance.runner.compared_differences`), else the first difference alone."""
         if self.given_differences:
             return self.given_differences
         if self.expected_observation is not None and self.found_observation is not None:
-            computed = all_differences(self.expected_observation, self.found_observation,
-                                       options=self.level == "legal", totals_only=self.compared == "totals")
-            if computed:
-                return computed
+            listed = compared_differences(self.expected_observation, self.found_observation,
+                                          legal=self.level == "legal", totals=self.compared == "totals")
+            if listed:
+                return listed
         if self.where is None:
             return []
         return [Difference(in_observation(self.where), self.expected, self.found)]
@@ -165,12 +168,15 @@ def diagnosis_from(value: Any) -> Diagnosis | None:
 
 
 def _differences(value: Any) -> list[Difference]:
+    """A result's ``differences`` (each ``{where, expected, found}``, or ``path`` for ``where``), each path
+    taken inside the observation."""
     if not isinstance(value, list):
         return []
     out = []
     for item in value:
-        if isinstance(item, Mapping) and "path" in item:
-            out.append(Difference(in_observation(item["path"]), item.get("expected"), item.get("found")))
+        if isinstance(item, Mapping) and ("where" in item or "path" in item):
+            where = item["where"] if "where" in item else item["path"]
+            out.append(Difference(in_observation(where), item.get("expected"), item.get("found")))
     return out
 
 
