@@ -185,6 +185,20 @@ def test_failing_run(failing_run: tuple[Path, dict[str, Any], Path]) -> None:
     assert [(r[1], r[2], r[4]) for r in rows] == [(f["case_id"], f["level"], f["where"]) for f in failed]
     articles = having(root, "article", "failure")
     assert 1 <= len(articles) <= min(len(failed), Limits().full_failures)
+    # the clause coverage conform --json writes, one list per ruleset, not a JSON dump
+    coverage = report["coverage"][0]
+    given = {text(t.find("caption")): {text(r[0]): text(r[1]) for r in t.iter("tr")}
+             for t in ids(root)["coverage"].iter("table") if "kv" in classes(t)}
+    flip7 = given["clauses of flip7"]
+    assert flip7["reached"].startswith(f"{coverage['reached']} of {coverage['expected']} clauses")
+    assert flip7["unreached"] == ", ".join(coverage["unreached"])
+    # the diagnosis is said once, without its [clause, confidence] tag (both are shown beside it)
+    diagnosis = failed[0]["diagnosis"]
+    first = articles[0]
+    line = text(next(p for p in first.iter("p") if "diagnosis" in classes(p)))
+    assert line == (f"Diagnosis: the engine behaves as if {diagnosis['description']} (misreading "
+                    f"{diagnosis['misreading']}) (clause {diagnosis['clause']}, confidence high)")
+    assert text(first).count(diagnosis["description"]) == 1
 
     # a failure at the bust itself: the busted player's round score must be 0
     bust = next(r for r in failed if r["where"].endswith(".round_score"))
@@ -533,6 +547,8 @@ def test_a_float_for_an_integer_is_marked_in_every_seat(flip7_spec: Run, tmp_pat
         rows = [[text(c) for c in r] for r in listed.find("tbody") or []]
         assert [r[1:] for r in rows] == [[f"players[{seat}].total", "0", "0.0 ≠"] for seat in range(players)]
         assert "as the report lists them" in text(listed.find("caption"))
+        notes = [text(n) for n in panel.iter("p") if "note" in classes(n)]
+        assert f"{players} of the differing fields differ only in JSON type (0 against 0.0)" in " ".join(notes)
 
 
 def test_a_bool_or_float_in_an_old_report_is_marked() -> None:
@@ -556,6 +572,7 @@ def test_a_bool_or_float_in_an_old_report_is_marked() -> None:
     listed = next(t for t in panel.iter("table") if "diffs" in classes(t))
     assert [text(r[1]) for r in listed.find("tbody") or []] == ["round", "players[0].total"]
     assert "computed from the two observations" in text(listed.find("caption"))
+    assert "2 of the differing fields differ only in JSON type (1 against true)" in text(panel)
     # at the legal level the options are compared too: the pending decision is marked and listed
     listed = next(t for t in at_legal.iter("table") if "diffs" in classes(t))
     assert [text(r[1]) for r in listed.find("tbody") or []] == ["round", "players[0].total", "pending.options[0]",

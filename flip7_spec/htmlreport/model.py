@@ -27,8 +27,8 @@ result field               used for
 =========================  ============================================================================
 
 The report's own fields: ``engine``, ``hello``, ``seed``, ``games``, ``seconds``, ``decisions``,
-``interrupted``, ``counts`` (per level and outcome) and, when present, ``coverage`` (any mapping of
-names to counts, or of names to such mappings).
+``interrupted``, ``counts`` (per level and outcome) and, when present, ``coverage`` (the list of per-ruleset
+clause coverage ``conform --json`` writes, or any mapping of names to counts, or of names to such mappings).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from flip7_spec.conformance import ERRORED, FAIL, OUTCOMES, PASS, SKIPPED
 from flip7_spec.conformance.runner import compared_differences
@@ -51,6 +51,8 @@ class Diagnosis:
     text: str
     clause: str | None = None
     confidence: str | None = None
+    given: str = ""
+    """The line as the report gives it (a result's message repeats it)."""
 
 
 @dataclass(slots=True)
@@ -152,19 +154,42 @@ def _text(value: Any) -> str | None:
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
+CONFIDENCE_WORDS: Final = {"H": "high", "M": "medium", "L": "low"}
+"""A clause's confidence letter (:class:`flip7_spec.clauses.Clause`) as a word."""
+
+
+def untagged(text: str, clause: str | None, confidence: str | None) -> str:
+    """``text`` without the `` [CLAUSE, CONFIDENCE]`` tag a diagnosis line carries (the page shows both
+    beside it); unchanged when it carries no such tag."""
+    if clause is None or confidence is None:
+        return text
+    return text.replace(f" [{clause}, {confidence}]", "", 1)
+
+
 def diagnosis_from(value: Any) -> Diagnosis | None:
-    """A :class:`Diagnosis` from a string or an object ``{text|reading|description, clause, confidence}``."""
+    """A :class:`Diagnosis` from a string or an object ``{text|reading|description, clause, confidence}``: the
+    text without its ``[clause, confidence]`` tag, a confidence letter (``H``) as its word (``high``)."""
     if value is None or value == "" or value == {}:
         return None
     if isinstance(value, str):
         return Diagnosis(value)
     if isinstance(value, Mapping):
         text = next((str(value[k]) for k in ("text", "reading", "description", "misreading") if value.get(k)), None)
-        clause = value.get("clause")
-        confidence = value.get("confidence")
-        return Diagnosis(text or _text(value) or "", None if clause is None else str(clause),
-                         None if confidence is None else str(confidence))
+        clause = None if value.get("clause") is None else str(value["clause"])
+        confidence = None if value.get("confidence") is None else str(value["confidence"])
+        given = text or _text(value) or ""
+        return Diagnosis(untagged(given, clause, confidence), clause,
+                         None if confidence is None else CONFIDENCE_WORDS.get(confidence, confidence), given)
     return Diagnosis(str(value))
+
+
+def shown_message(failure: FailureInput) -> str:
+    """What a failure's message adds to the rest of its page: without the diagnosis the runner appends (shown
+    on its own), and empty when all that is left is that the observation differs."""
+    message = failure.message
+    if failure.diagnosis is not None and failure.diagnosis.given:
+        message = message.removesuffix(f"; {failure.diagnosis.given}")
+    return "" if message == "observation differs" else message
 
 
 def _differences(value: Any) -> list[Difference]:
@@ -296,4 +321,4 @@ def saved_traces(document: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
 
 
 __all__ = ["Diagnosis", "Difference", "FailureInput", "ReportInput", "Skip", "diagnosis_from", "failure_from",
-           "is_report", "parse_path", "report_from", "saved_failure", "saved_traces"]
+           "is_report", "parse_path", "report_from", "saved_failure", "saved_traces", "shown_message", "untagged"]
