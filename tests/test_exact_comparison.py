@@ -26,7 +26,7 @@ from flip7_spec.protocol.adapter import ReferenceAdapter
 from flip7_spec.registry import Role, definition_of
 from flip7_spec.rulesets import preset
 from flip7_spec.testing import EngineDivergence, differential_machine
-from flip7_spec.trace.compare import blame, first_difference, step_difference
+from flip7_spec.trace.compare import blame, differences, first_difference, step_difference
 from flip7_spec.trace.replay import CONFORM, DIVERGE, replay
 
 REPO = Path(__file__).resolve().parent.parent
@@ -75,6 +75,15 @@ def test_a_step_whose_json_differs_never_passes() -> None:
     assert first_difference(0.0, -0.0) is None
     difference = step_difference(0.0, -0.0)
     assert difference is not None and (difference.where(), difference.expected, difference.found) == ("$", 0.0, -0.0)
+    assert [(d.where(), d.expected, d.found) for d in differences(0.0, -0.0)] == [("$", 0.0, -0.0)]
+
+
+def test_every_difference_is_listed_by_exact_type() -> None:
+    expected = {"round": 1, "players": [{"total": 0}, {"total": 3}], "over": False}
+    found = {"round": True, "players": [{"total": 0.0}, {"total": 3}], "over": 0}
+    assert [(d.where(), d.expected, d.found) for d in differences(expected, found)] == [
+        ("$.over", False, 0), ("$.round", 1, True), ("$.players[0].total", 0, 0.0)]
+    assert differences(expected, json.loads(json.dumps(expected))) == []
 
 
 def test_equal_values_have_no_difference() -> None:

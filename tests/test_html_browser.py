@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import sync_playwright
 
 from flip7_spec.cli import cli
 from flip7_spec.cli.common import run_main
@@ -40,8 +41,7 @@ MAX_OPEN_SECONDS = 2.0
 def browser() -> Iterator[Any]:
     if not Path(CHROMIUM).is_file():
         pytest.skip(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium; .ci/run does it)")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
+    with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield launched
         launched.close()

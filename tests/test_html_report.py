@@ -23,7 +23,7 @@ import pytest
 from flip7_spec.cli import cli
 from flip7_spec.cli.common import run_main
 from flip7_spec.htmlreport import Limits, render_report, report_from
-from flip7_spec.htmlreport.differences import ABSENT, all_differences, parse_path
+from flip7_spec.htmlreport.differences import parse_path
 from flip7_spec.protocol.adapter import ReferenceAdapter
 from tests.htmltree import card_text, classes, having, headings, ids, parse, text
 
@@ -185,6 +185,20 @@ def test_failing_run(failing_run: tuple[Path, dict[str, Any], Path]) -> None:
     assert [(r[1], r[2], r[4]) for r in rows] == [(f["case_id"], f["level"], f["where"]) for f in failed]
     articles = having(root, "article", "failure")
     assert 1 <= len(articles) <= min(len(failed), Limits().full_failures)
+    # the clause coverage conform --json writes, one list per ruleset, not a JSON dump
+    coverage = report["coverage"][0]
+    given = {text(t.find("caption")): {text(r[0]): text(r[1]) for r in t.iter("tr")}
+             for t in ids(root)["coverage"].iter("table") if "kv" in classes(t)}
+    flip7 = given["clauses of flip7"]
+    assert flip7["reached"].startswith(f"{coverage['reached']} of {coverage['expected']} clauses")
+    assert flip7["unreached"] == ", ".join(coverage["unreached"])
+    # the diagnosis is said once, without its [clause, confidence] tag (both are shown beside it)
+    diagnosis = failed[0]["diagnosis"]
+    first = articles[0]
+    line = text(next(p for p in first.iter("p") if "diagnosis" in classes(p)))
+    assert line == (f"Diagnosis: the engine behaves as if {diagnosis['description']} (misreading "
+                    f"{diagnosis['misreading']}) (clause {diagnosis['clause']}, confidence high)")
+    assert text(first).count(diagnosis["description"]) == 1
 
     # a failure at the bust itself: the busted player's round score must be 0
     bust = next(r for r in failed if r["where"].endswith(".round_score"))
@@ -481,15 +495,88 @@ def test_the_page_is_bounded() -> None:
     assert "… and 20 more failures" in text(ids(root)["failures"])
 
 
-def test_all_differences() -> None:
-    expected = {"a": [1, 2, 3], "b": True, "c": {"d": "x"}, "pending": {"options": [1, 2], "player": 0}}
-    found = {"a": [1, 5], "b": 1, "c": {"d": "x", "e": 0}, "pending": {"options": [1], "player": 0}}
-    paths = [(d.path, d.expected, d.found) for d in all_differences(expected, found)]
-    assert paths == [(("a", 1), 2, 5), (("a", 2), 3, ABSENT), (("b",), True, 1), (("c", "e"), ABSENT, 0),
-                     (("pending", "options", 1), 2, ABSENT)]
-    assert [d.path for d in all_differences(expected, found, options=False)][-1] == ("c", "e")
-    totals = all_differences({"players": [{"total": 1, "cards": []}]}, {"players": [{"total": 2, "cards": ["1"]}]},
-                             totals_only=True)
-    assert [d.path for d in totals] == [("players", 0, "total")]
+def test_parse_path() -> None:
     assert parse_path("$.steps[41].observation.players[2].cards[3]") == ("steps", 41, "observation", "players", 2,
                                                                          "cards", 3)
+    assert parse_path(["players", 1, "total"]) == ("players", 1, "total")
+
+
+# ---- exactly the fields the comparison finds: 1, 1.0 and true differ -------------------------------------
+
+
+def _floats(observation: Any) -> Any:
+    return {**observation, "players": [{**p, "total": float(p["total"])} for p in observation["players"]]}
+
+
+class FloatTotals(ReferenceAdapter):
+    """The reference, with each player's total sent as a float (``0.0`` for ``0``): the rules played right,
+    only one JSON type wrong."""
+
+    def start(self, *args: Any, **kwargs: Any) -> Any:
+        return _floats(super().start(*args, **kwargs))
+
+    def decide(self, *args: Any, **kwargs: Any) -> Any:
+        return _floats(super().decide(*args, **kwargs))
+
+
+def marks(element: ET.Element) -> list[str]:
+    return [text(m) for m in element.iter("mark")]
+
+
+def test_a_float_for_an_integer_is_marked_in_every_seat(flip7_spec: Run, tmp_path: Path) -> None:
+    """Every total is 0 at the start and the engine sends 0.0: conform fails the step, and the page marks
+    each seat's total on both sides and lists each, and marks nothing else."""
+    html, report = tmp_path / "report.html", tmp_path / "report.json"
+    code, out, err = flip7_spec("conform", "--python", "tests.test_html_report:FloatTotals", "--games", "1", *QUICK,
+                                "-r", "flip7", "--json", str(report), "--html", str(html), "-q")
+    assert code == 1, out + err
+    failed = [r for r in json.loads(report.read_text(encoding="utf-8"))["results"] if r["outcome"] == "fail"]
+    assert failed and all(r["where"] == "$.start.observation.players[0].total" for r in failed)
+    root = page(html)
+    articles = having(root, "article", "failure")
+    assert len(articles) == len(failed)
+    for result, article in zip(failed, articles, strict=True):
+        assert result["case_id"] in text(article.find("h3"))
+        players = int(re.search(r"players=(\d+)", result["case_id"]).group(1))  # type: ignore[union-attr]
+        panel = next(s for s in article.iter("section") if "panel" in classes(s))
+        reference, engine = (next(f for f in panel.iter("figure") if side in classes(f)) for side in ("ref", "eng"))
+        assert [marks(row) for row in player_rows(reference)] == [["0≠"]] * players
+        assert [marks(row) for row in player_rows(engine)] == [["0.0≠"]] * players
+        assert len(marks(reference)) == len(marks(engine)) == players, "only the totals are marked"
+        listed = next(t for t in panel.iter("table") if "diffs" in classes(t))
+        rows = [[text(c) for c in r] for r in listed.find("tbody") or []]
+        assert [r[1:] for r in rows] == [[f"players[{seat}].total", "0", "0.0 ≠"] for seat in range(players)]
+        assert "as the report lists them" in text(listed.find("caption"))
+        notes = [text(n) for n in panel.iter("p") if "note" in classes(n)]
+        assert f"{players} of the differing fields differ only in JSON type (0 against 0.0)" in " ".join(notes)
+
+
+def test_a_bool_or_float_in_an_old_report_is_marked() -> None:
+    """A report without ``differences``: the page compares the two observations as the case does, so ``true``
+    for ``1`` and ``1.0`` for ``1`` are marked; the legal choices count only at the legal level."""
+    expected = _observation([["5"], ["9"]], [1, 0])
+    found = _observation([["5"], ["9"]], [1, 0])
+    found["round"] = True
+    found["players"][0]["total"] = 1.0
+    found["pending"]["options"] = ["stay"]
+    failure = {"case_id": "round:flip7/seed=0/game=0/players=2", "level": "round", "outcome": "fail", "step": 2,
+               "where": "$.steps[2].observation.round", "expected": 1, "found": True, "clause": "F7-ROUND-END",
+               "expected_observation": expected, "found_observation": found}
+    legal = {**failure, "case_id": "round:flip7/seed=0/game=1/players=2", "level": "legal"}
+    root = parse(render_report(report_from({"engine": "x", "results": [failure, legal]})))
+    article, at_legal = having(root, "article", "failure")
+    panel = next(s for s in article.iter("section") if "panel" in classes(s))
+    reference, engine = (next(f for f in panel.iter("figure") if side in classes(f)) for side in ("ref", "eng"))
+    assert marks(reference) == ["1≠", "1≠"] and marks(engine) == ["true≠", "1.0≠"]
+    assert marks(player_rows(engine)[0]) == ["1.0≠"] and not marks(player_rows(engine)[1])
+    listed = next(t for t in panel.iter("table") if "diffs" in classes(t))
+    assert [text(r[1]) for r in listed.find("tbody") or []] == ["round", "players[0].total"]
+    assert "computed from the two observations" in text(listed.find("caption"))
+    assert "2 of the differing fields differ only in JSON type (1 against true)" in text(panel)
+    # at the legal level the options are compared too: the pending decision is marked and listed
+    listed = next(t for t in at_legal.iter("table") if "diffs" in classes(t))
+    assert [text(r[1]) for r in listed.find("tbody") or []] == ["round", "players[0].total", "pending.options[0]",
+                                                               "pending.options[1]"]
+    engine = next(f for f in at_legal.iter("figure") if "eng" in classes(f))
+    pending = next(p for p in engine.iter("p") if "pending" in classes(p))
+    assert marks(pending), "the differing options are marked"

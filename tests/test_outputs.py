@@ -260,7 +260,6 @@ def test_a_page_escapes_control_characters(tmp_path: Path) -> None:
 
 
 def test_simulate_plot_is_checked_before_the_run(tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib")
     ran = flip7_spec("simulate", "-g", "100000000", "--plot", str(tmp_path / "missing" / "points.png"))
     assert ran.returncode == 2 and ran.stderr.count("\n") == 1 and "no such folder" in ran.stderr
     ran = flip7_spec("simulate", "-g", "5", "--plot", str(tmp_path / "points.unknown"))

@@ -196,7 +196,6 @@ def test_a_sweep_plays_each_value_on_the_same_decks(simulate: Callable[..., tupl
 
 
 def test_plot_writes_a_png(simulate: Callable[..., tuple[int, str, str]], tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib")
     out = tmp_path / "points.png"
     code, _, err = simulate(*ONE_PLAYER, "--rounds", "100", "--fresh-deck", "--plot", str(out), "--json")
     assert code == 0, err

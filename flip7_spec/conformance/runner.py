@@ -24,7 +24,14 @@ from flip7_spec.protocol.process import ProcessEngine
 from flip7_spec.protocol.schema import message_errors
 from flip7_spec.registry import Role, definition_of
 from flip7_spec.rulesets import Ruleset, preset
-from flip7_spec.trace.compare import blame, canonical, differences, first_difference, step_difference
+from flip7_spec.trace.compare import (
+    Difference,
+    blame,
+    canonical,
+    differences,
+    first_difference,
+    step_difference,
+)
 from flip7_spec.trace.record import trace_reshuffles
 from flip7_spec.trace.schema import json_path
 
@@ -140,6 +147,24 @@ def totals_only(observation: Any) -> Any:
     return observation
 
 
+def compared_differences(expected: Any, found: Any, legal: bool = False, totals: bool = False) -> list[Difference]:
+    """Every field (as :func:`flip7_spec.trace.compare.differences` lists them, exact JSON: ``1``, ``1.0`` and
+    ``true`` differ) where two observations of one step differ as a case compares them: the legal choices only
+    at the ``legal`` level, the players' totals only when ``totals`` (a round case's last step). Empty exactly
+    when the case's comparison of that step passes."""
+    if totals:
+        expected, found = totals_only(expected), totals_only(found)
+    if not legal:
+        expected, found = strip_options(expected), strip_options(found)
+    return differences(expected, found)
+
+
+def differences_json(prefix: list[str | int], found: list[Difference]) -> list[dict[str, Any]]:
+    """The ``differences`` field of a result: each difference's JSON path in the trace, expected and found."""
+    return [{"where": json_path([*prefix, "observation", *d.path]), "expected": d.expected, "found": d.found}
+            for d in found]
+
+
 def run_trace(engine: EngineAdapter, case: Case, legal: bool) -> list[CaseResult]:
     """Replay the case's trace on the engine, comparing observations; the first divergence fails it.
 
@@ -202,6 +227,8 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool) -> list[CaseResult
                 legal_problem = _failure(case, Level.LEGAL, trace, step, step_index, prefix, options_difference,
                                          expected, position)
                 legal_problem.extra.update(observations)
+                legal_problem.extra["differences"] = differences_json(prefix, compared_differences(
+                    expected, found, legal=True))
                 _explain(legal_problem, diagnose(case.ruleset, header, reshuffles, [d["choice"] for d in decisions],
                                                  found_all, position, _projection(round_end, legal=True)))
         if difference is not None:
@@ -212,9 +239,7 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool) -> list[CaseResult
                                     raw=json.dumps(observed)[:2000])
             failure = _failure(case, case.level, trace, step, step_index, prefix, difference, expected, position)
             failure.extra.update(observations)
-            failure.extra["differences"] = [
-                {"where": json_path([*prefix, "observation", *d.path]), "expected": d.expected, "found": d.found}
-                for d in differences(strip_options(expected), strip_options(found))]
+            failure.extra["differences"] = differences_json(prefix, compared_differences(expected, found))
             choices = [d["choice"] for d in decisions]
             follow = _Follow(header, reshuffles, choices, found_all, indices, _projection(round_end))
             matches = diagnoses(case.ruleset, header, reshuffles, choices, found_all, position, follow.project)

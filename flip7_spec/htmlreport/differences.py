@@ -1,29 +1,21 @@
-"""Where two observations differ: JSON paths read into parts, every differing field listed, and the test
-that tells a table cell or a card whether it lies in a differing region."""
+"""Where a failure's differences lie on the page: JSON paths read into parts, written as a person reads them,
+and the test that tells a table cell or a card whether it lies in a differing region.
+
+Which fields differ is decided by the comparison replay and conform use (:func:`flip7_spec.trace.compare.differences`,
+through :func:`flip7_spec.conformance.runner.compared_differences`); this module only places them.
+"""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any, Final
+
+from flip7_spec.trace.compare import Difference
 
 Path = tuple[str | int, ...]
 
-ABSENT: Final = "(absent)"
-"""How a value missing on one side is written (an extra card, a key one side lacks)."""
-
 _PART: Final = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]")
-
-
-@dataclass(frozen=True, slots=True)
-class Difference:
-    """One differing field: ``path`` inside the observation (or the whole JSON path when the value is not
-    an observation's, such as ``$.score``), what the reference expected and what the engine gave."""
-
-    path: Path
-    expected: Any
-    found: Any
 
 
 def parse_path(path: Any) -> Path:
@@ -61,44 +53,6 @@ def field_shape(path: Path) -> str:
     return out or "(the whole observation)"
 
 
-def _walk(expected: Any, found: Any, path: Path, out: list[Difference], limit: int) -> None:
-    if len(out) >= limit:
-        return
-    if isinstance(expected, dict) and isinstance(found, dict):
-        for key in list(expected) + [k for k in found if k not in expected]:
-            _walk(expected.get(key, ABSENT), found.get(key, ABSENT), (*path, key), out, limit)
-        return
-    if isinstance(expected, list) and isinstance(found, list):
-        for index in range(max(len(expected), len(found))):
-            left = expected[index] if index < len(expected) else ABSENT
-            right = found[index] if index < len(found) else ABSENT
-            _walk(left, right, (*path, index), out, limit)
-        return
-    same_type = type(expected) is type(found) or (_number(expected) and _number(found))
-    if not same_type or expected != found:
-        out.append(Difference(path, expected, found))
-
-
-def _number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def all_differences(expected: Any, found: Any, options: bool = True, totals_only: bool = False,
-                    limit: int = 200) -> list[Difference]:
-    """Every leaf where ``found`` differs from ``expected`` (at most ``limit``), in reading order.
-
-    ``options=False`` leaves out ``pending.options`` (compared only at the legal level); ``totals_only``
-    keeps only the players' totals (what a round case compares at its last step). ``1`` and ``true`` differ.
-    """
-    out: list[Difference] = []
-    _walk(expected, found, (), out, limit)
-    if not options:
-        out = [d for d in out if d.path[:2] != ("pending", "options")]
-    if totals_only:
-        out = [d for d in out if len(d.path) >= 3 and d.path[0] == "players" and d.path[2] == "total"]
-    return out
-
-
 def touches(path: Path, differing: Iterable[Path]) -> bool:
     """Whether the element at ``path`` differs: it lies inside a differing region or holds one."""
     size = len(path)
@@ -112,3 +66,6 @@ def touches(path: Path, differing: Iterable[Path]) -> bool:
 def under(path: Path, differing: Sequence[Path]) -> list[Path]:
     """The differing paths strictly inside ``path``."""
     return [d for d in differing if len(d) > len(path) and d[:len(path)] == path]
+
+
+__all__ = ["Difference", "Path", "field_shape", "in_observation", "parse_path", "path_text", "touches", "under"]

@@ -17,7 +17,7 @@ from typing import Any
 from flip7_spec.conformance import FAIL
 from flip7_spec.htmlreport.cards import CardFace, face
 from flip7_spec.htmlreport.differences import Difference, Path, path_text
-from flip7_spec.htmlreport.model import Diagnosis, FailureInput, failure_from
+from flip7_spec.htmlreport.model import Diagnosis, FailureInput, failure_from, shown_message
 from flip7_spec.htmlreport.steps import Window, decision_text, seat_namer, window
 from flip7_spec.htmlreport.tables import Seat, TableView, table, value_text
 from flip7_spec.trace.show import describe_event
@@ -115,6 +115,11 @@ def _source(failure: FailureInput) -> str:
     return "the first difference only (the report holds no observations)"
 
 
+def _type_only(expected: Any, found: Any) -> bool:
+    """Whether two values are equal as Python values but not as JSON (``0`` and ``0.0``, ``1`` and ``true``)."""
+    return type(expected) is not type(found) and expected == found
+
+
 def step_words(step: int | None) -> str:
     return "the start" if step is None else f"step {step}"
 
@@ -140,6 +145,11 @@ def _panel(failure: FailureInput, prefix: str, seat: Seat, win: Window | None) -
     else:
         panel.notes.append(f"This report does not hold the engine's observation: at {failure.where or '?'} it gave "
                            f"{value_text(failure.found)} where the reference has {value_text(failure.expected)}.")
+    typed = [d for d in failure.differences if _type_only(d.expected, d.found)]
+    if typed:
+        left, right = value_text(typed[0].expected), value_text(typed[0].found)
+        panel.notes.append(f"{len(typed)} of the differing fields differ only in JSON type ({left} against {right}): "
+                           "observations are compared as exact JSON, where 1, 1.0 and true all differ.")
     if failure.compared == "totals":
         panel.notes.append("Only the players' totals are compared at this step: the round case ends here, and the "
                            "observation already shows the next round dealt.")
@@ -176,7 +186,8 @@ def failure_view(failure: FailureInput, number: int, limits: Limits = DEFAULT_LI
     title = f"{failure.case_id} [{failure.level}] at {step_words(failure.step)}" if failure.hand is None else \
         f"{failure.case_id} [{failure.level}]"
     return FailureView(number, f"f{number}", title, failure.case_id, failure.level, summary, failure.clause,
-                       failure.label, failure.message, failure.cause_key, failure.diagnosis, failure.shrunk, panel, win)
+                       failure.label, shown_message(failure), failure.cause_key, failure.diagnosis, failure.shrunk,
+                       panel, win)
 
 
 def select_full(failures: Sequence[FailureInput], limits: Limits) -> list[int]:

@@ -12,8 +12,9 @@ result field               used for
 ``where`` ``expected``     the first differing JSON path and both values
 ``found`` ``clause``
 ``decision``               the decision that led to the divergence
-``differences``            every differing field: ``[{path, expected, found}]`` (``path`` a JSON path or
-                           a list of parts); computed from the two observations when absent
+``differences``            every differing field, as the runner's comparison lists them:
+                           ``[{where, expected, found}]`` (``where`` a JSON path or a list of parts; ``path``
+                           is read too); when absent, that comparison is made on the two observations
 ``expected_observation``   the reference's and the engine's observations at the divergence: the two
 ``found_observation``      tables side by side (only the reference's table, marked, when absent)
 ``compared``               ``"totals"``: only the players' totals were compared at that step
@@ -26,8 +27,8 @@ result field               used for
 =========================  ============================================================================
 
 The report's own fields: ``engine``, ``hello``, ``seed``, ``games``, ``seconds``, ``decisions``,
-``interrupted``, ``counts`` (per level and outcome) and, when present, ``coverage`` (any mapping of
-names to counts, or of names to such mappings).
+``interrupted``, ``counts`` (per level and outcome) and, when present, ``coverage`` (the list of per-ruleset
+clause coverage ``conform --json`` writes, or any mapping of names to counts, or of names to such mappings).
 """
 
 from __future__ import annotations
@@ -35,10 +36,11 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from flip7_spec.conformance import ERRORED, FAIL, OUTCOMES, PASS, SKIPPED
-from flip7_spec.htmlreport.differences import Difference, all_differences, field_shape, in_observation, parse_path
+from flip7_spec.conformance.runner import compared_differences
+from flip7_spec.htmlreport.differences import Difference, field_shape, in_observation, parse_path
 from flip7_spec.protocol import LEVELS
 
 
@@ -49,6 +51,8 @@ class Diagnosis:
     text: str
     clause: str | None = None
     confidence: str | None = None
+    given: str = ""
+    """The line as the report gives it (a result's message repeats it)."""
 
 
 @dataclass(slots=True)
@@ -83,15 +87,16 @@ class FailureInput:
 
     @property
     def differences(self) -> list[Difference]:
-        """Every differing field: as the report gives them, else computed from both observations, else the
-        first difference alone."""
+        """Every differing field the comparison of a step reports (exact JSON: ``1``, ``1.0`` and ``true``
+        differ): as the report lists them, else compared here on both observations as the case compares them
+        (:func:`flip7_spec.conformance.runner.compared_differences`), else the first difference alone."""
         if self.given_differences:
             return self.given_differences
         if self.expected_observation is not None and self.found_observation is not None:
-            computed = all_differences(self.expected_observation, self.found_observation,
-                                       options=self.level == "legal", totals_only=self.compared == "totals")
-            if computed:
-                return computed
+            listed = compared_differences(self.expected_observation, self.found_observation,
+                                          legal=self.level == "legal", totals=self.compared == "totals")
+            if listed:
+                return listed
         if self.where is None:
             return []
         return [Difference(in_observation(self.where), self.expected, self.found)]
@@ -149,28 +154,54 @@ def _text(value: Any) -> str | None:
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
+CONFIDENCE_WORDS: Final = {"H": "high", "M": "medium", "L": "low"}
+"""A clause's confidence letter (:class:`flip7_spec.clauses.Clause`) as a word."""
+
+
+def untagged(text: str, clause: str | None, confidence: str | None) -> str:
+    """``text`` without the `` [CLAUSE, CONFIDENCE]`` tag a diagnosis line carries (the page shows both
+    beside it); unchanged when it carries no such tag."""
+    if clause is None or confidence is None:
+        return text
+    return text.replace(f" [{clause}, {confidence}]", "", 1)
+
+
 def diagnosis_from(value: Any) -> Diagnosis | None:
-    """A :class:`Diagnosis` from a string or an object ``{text|reading|description, clause, confidence}``."""
+    """A :class:`Diagnosis` from a string or an object ``{text|reading|description, clause, confidence}``: the
+    text without its ``[clause, confidence]`` tag, a confidence letter (``H``) as its word (``high``)."""
     if value is None or value == "" or value == {}:
         return None
     if isinstance(value, str):
         return Diagnosis(value)
     if isinstance(value, Mapping):
         text = next((str(value[k]) for k in ("text", "reading", "description", "misreading") if value.get(k)), None)
-        clause = value.get("clause")
-        confidence = value.get("confidence")
-        return Diagnosis(text or _text(value) or "", None if clause is None else str(clause),
-                         None if confidence is None else str(confidence))
+        clause = None if value.get("clause") is None else str(value["clause"])
+        confidence = None if value.get("confidence") is None else str(value["confidence"])
+        given = text or _text(value) or ""
+        return Diagnosis(untagged(given, clause, confidence), clause,
+                         None if confidence is None else CONFIDENCE_WORDS.get(confidence, confidence), given)
     return Diagnosis(str(value))
 
 
+def shown_message(failure: FailureInput) -> str:
+    """What a failure's message adds to the rest of its page: without the diagnosis the runner appends (shown
+    on its own), and empty when all that is left is that the observation differs."""
+    message = failure.message
+    if failure.diagnosis is not None and failure.diagnosis.given:
+        message = message.removesuffix(f"; {failure.diagnosis.given}")
+    return "" if message == "observation differs" else message
+
+
 def _differences(value: Any) -> list[Difference]:
+    """A result's ``differences`` (each ``{where, expected, found}``, or ``path`` for ``where``), each path
+    taken inside the observation."""
     if not isinstance(value, list):
         return []
     out = []
     for item in value:
-        if isinstance(item, Mapping) and "path" in item:
-            out.append(Difference(in_observation(item["path"]), item.get("expected"), item.get("found")))
+        if isinstance(item, Mapping) and ("where" in item or "path" in item):
+            where = item["where"] if "where" in item else item["path"]
+            out.append(Difference(in_observation(where), item.get("expected"), item.get("found")))
     return out
 
 
@@ -290,4 +321,4 @@ def saved_traces(document: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
 
 
 __all__ = ["Diagnosis", "Difference", "FailureInput", "ReportInput", "Skip", "diagnosis_from", "failure_from",
-           "is_report", "parse_path", "report_from", "saved_failure", "saved_traces"]
+           "is_report", "parse_path", "report_from", "saved_failure", "saved_traces", "shown_message", "untagged"]

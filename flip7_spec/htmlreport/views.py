@@ -136,8 +136,30 @@ def _count_rows(cases: Sequence[tuple[str, str, str]]) -> list[CountRow]:
             sorted(table.items(), key=lambda item: (order.get(item[0].split(" · ")[0], 4), item[0]))]
 
 
+def _clause_coverage(entry: dict[str, Any]) -> tuple[str, list[tuple[str, str]]]:
+    """One ruleset's clause coverage as ``conform --json`` writes it (``ruleset``, ``expected`` and ``reached``
+    counts, ``least``, per-clause ``counts``, ``unreached``, ``unreachable`` with reasons) as a titled list."""
+    rows = [("reached", f"{entry.get('reached', '?')} of {entry.get('expected', '?')} clauses"
+             + (f", each by at least {entry['least']} case{'s' if entry['least'] != 1 else ''}"
+                if isinstance(entry.get("least"), int) and entry["least"] > 0 else ""))]
+    unreached = entry.get("unreached")
+    if isinstance(unreached, list):
+        rows.append(("unreached", ", ".join(str(c) for c in unreached) or "none"))
+    unreachable = entry.get("unreachable")
+    if isinstance(unreachable, list) and unreachable:
+        rows.append(("not expected", "; ".join(f"{u.get('clause')}: {u.get('reason')}" if isinstance(u, dict)
+                                               else value_text(u) for u in unreachable)))
+    counts = entry.get("counts")
+    if isinstance(counts, dict):
+        rows.append(("cases per clause", ", ".join(f"{k} {value_text(v)}" for k, v in counts.items())))
+    return f"clauses of {entry.get('ruleset')}", rows
+
+
 def _given_coverage(coverage: Any) -> list[tuple[str, list[tuple[str, str]]]]:
-    """A coverage mapping as titled lists of (name, value); nested mappings become their own lists."""
+    """A coverage mapping as titled lists of (name, value); nested mappings become their own lists. The clause
+    coverage ``conform --json`` writes (a list with one object per ruleset) is one list per ruleset."""
+    if isinstance(coverage, list) and coverage and all(isinstance(c, dict) and "ruleset" in c for c in coverage):
+        return [_clause_coverage(c) for c in coverage]
     if not isinstance(coverage, dict):
         return [] if coverage is None else [("coverage", [("", value_text(coverage))])]
     flat = [(str(k), value_text(v)) for k, v in coverage.items() if not isinstance(v, dict)]

@@ -163,9 +163,14 @@ def _row(expected: dict[str, Any] | None, seat: int) -> dict[str, Any]:
 
 def differences(expected: Any, found: Any, limit: int = 50) -> list[Difference]:
     """Every place (up to ``limit``) where ``found`` differs from ``expected``, in the reading order of
-    :func:`first_difference` (whose answer is the first of these)."""
+    :func:`first_difference`, compared as exactly (``1``, ``1.0`` and ``true`` all differ).
+
+    Empty exactly when :func:`step_difference` finds none, whose answer is the first of these (the root, when
+    the JSON texts differ and no part can be named)."""
     out: list[Difference] = []
     _collect(expected, found, (), out, limit)
+    if not out and limit > 0 and canonical(expected) != canonical(found):
+        out.append(Difference((), expected, found))
     return out
 
 
