@@ -85,7 +85,7 @@ def game_rng(seed: int | str, index: int) -> random.Random:
     return random.Random(f"{seed}:{index}")
 
 
-def deal(ruleset: Ruleset, players: int, rng: random.Random, record: bool = False) -> Game:
+def _dealt(ruleset: Ruleset, players: int, rng: random.Random, record: bool = False) -> Game:
     """A game of ``ruleset`` for ``players`` not yet started, its chance drawn from ``rng``: the deck order,
     then the Dealer, then each reshuffle order as it is needed. With ``record`` it keeps its history."""
     deck = ruleset.deck_cards(players)
@@ -99,7 +99,7 @@ def deal(ruleset: Ruleset, players: int, rng: random.Random, record: bool = Fals
     return make_game(ruleset, players, deck, dealer, reshuffler, record)
 
 
-def play_out(game: Game, policy: Policy, rng: random.Random, stats: Stats | None = None,
+def _play_out(game: Game, policy: Policy, rng: random.Random, stats: Stats | None = None,
              observations: list[dict[str, Any]] | None = None, seed: str = "") -> Game:
     """Start ``game`` and play it to its end with ``policy``; returns it. Every round and the game are added
     to ``stats``; with ``observations``, the observation after the start and after each decision is
@@ -132,7 +132,7 @@ def play_out(game: Game, policy: Policy, rng: random.Random, stats: Stats | None
 def play_game(ruleset: Ruleset, players: int, policy: Policy, rng: random.Random, stats: Stats | None = None,
               seed: str = "") -> Game:
     """Play one whole game, keeping no history (the fast path, for statistics); returns it finished."""
-    return play_out(deal(ruleset, players, rng), policy, rng, stats, seed=seed)
+    return _play_out(_dealt(ruleset, players, rng), policy, rng, stats, seed=seed)
 
 
 def record_game(ruleset: Ruleset, players: int, policy: Policy, rng: random.Random, observe: bool = False,
@@ -140,7 +140,7 @@ def record_game(ruleset: Ruleset, players: int, policy: Policy, rng: random.Rand
     """Play one whole game as :func:`play_game` does (the same chance, the same game) and return its record,
     with the observation after every step when ``observe``; ``seed`` and ``generator`` are its provenance."""
     observations: list[dict[str, Any]] | None = [] if observe else None
-    game = play_out(deal(ruleset, players, rng, record=True), policy, rng, stats, observations, seed)
+    game = _play_out(_dealt(ruleset, players, rng, record=True), policy, rng, stats, observations, seed)
     return GameRecord.of(game, observations=observations or (), seed=seed, generator=generator)
 
 
