@@ -10,7 +10,7 @@ in the trace format.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from flip7_spec.cards import Card, card
@@ -110,6 +110,18 @@ class GameRecord:
         game = make_game(s.ruleset, s.players, s.cards(), s.dealer, record=record,
                          reshuffles=[[card(t) for t in order] for order in self.orders])
         return game, game.start()
+
+    def observed(self) -> GameRecord:
+        """This record with the observation after the start and after every ply: itself when it has them,
+        else the game played again on the reference from its setup to take them."""
+        if self.observations:
+            return self
+        game, _ = self.new_game(record=False)
+        observations = [game.observation()]
+        for ply in self.plies:
+            game.apply(ply.choice)
+            observations.append(game.observation())
+        return replace(self, observations=tuple(observations))
 
     def footer(self) -> dict[str, Any]:
         """The footer of the game's trace: final totals, winners and the number of rounds played."""
