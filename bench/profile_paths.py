@@ -6,8 +6,8 @@ Run from the repository root::
     python -m bench.profile_paths --path replay --top 12
     python -m bench.profile_paths --path all            # every path, one after the other
 
-Paths: ``games`` (``play_game(..., record=False)``, the headline), ``recorded`` (``record=True``),
-``first-rounds`` (a fresh game per round), ``export`` (``played_to_trace`` + ``dumps_line``), ``replay``
+Paths: ``games`` (``play_game``, no history kept, the headline), ``recorded`` (``record_game``, history kept),
+``first-rounds`` (a fresh game per round), ``export`` (``GameRecord.trace`` + ``dumps_line``), ``replay``
 (:func:`flip7_spec.trace.replay.replay` of traces with observations), ``conform`` (``run_case`` against the
 in-process reference adapter) and ``scoring`` (``round_score`` over random hands). Each table lists the
 functions with the most *own* time (``tottime``) and, for a few entry points, the share of the total spent
@@ -40,7 +40,7 @@ KEY_FUNCTIONS: dict[str, list[tuple[str, str]]] = {
                ("engine.py", "observation"), ("compare.py", "first_difference"), ("engine.py", "apply")],
     "conform": [("runner.py", "run_case"), ("adapter.py", "decide"), ("engine.py", "observation"),
                 ("compare.py", "first_difference"), ("engine.py", "apply"), ("adapter.py", "start")],
-    "export": [("record.py", "played_to_trace"), ("canonical.py", "dumps_line")],
+    "export": [("record.py", "trace"), ("canonical.py", "dumps_line")],
 }
 KEY_FUNCTIONS["recorded"] = KEY_FUNCTIONS["games"] + [("events.py", "__init__")]
 KEY_FUNCTIONS["first-rounds"] = KEY_FUNCTIONS["games"]
@@ -66,10 +66,8 @@ def workload(path: str, size: int) -> Callable[[], Any]:
         return lambda: [round_score(ruleset, h, b) for h, b in hands]
     if path == "export":
         from flip7_spec.trace.canonical import dumps_line
-        from flip7_spec.trace.record import played_to_trace
-
         played = trace_corpus_of(ruleset, policy, size).played
-        return lambda: [dumps_line(played_to_trace(p)) for p in played]
+        return lambda: [dumps_line(p.trace()) for p in played]
     if path == "replay":
         from flip7_spec.trace.replay import replay
 

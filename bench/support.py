@@ -27,9 +27,9 @@ from typing import Any, TypeVar
 
 from flip7_spec.policies import Policy
 from flip7_spec.rulesets import Ruleset
-from flip7_spec.simulate import PlayedGame, game_rng, play_game
+from flip7_spec.simulate import game_rng, record_game
 from flip7_spec.trace.canonical import dumps_line
-from flip7_spec.trace.record import played_to_trace
+from flip7_spec.trace.record import GameRecord
 
 T = TypeVar("T")
 
@@ -210,14 +210,14 @@ def summary_lines() -> list[str]:
 class TraceCorpus:
     """Recorded games, their traces (with observations, the richest detail) and their ``.jsonl`` lines."""
 
-    played: list[PlayedGame]
+    played: list[GameRecord]
     traces: list[dict[str, Any]]
     lines: list[str]
 
     @property
     def decisions(self) -> int:
         """Decision steps over the whole corpus."""
-        return sum(len(p.steps) for p in self.played)
+        return sum(len(p.plies) for p in self.played)
 
     @property
     def size(self) -> int:
@@ -227,8 +227,8 @@ class TraceCorpus:
 
 def trace_corpus_of(ruleset: Ruleset, policy: Policy, games: int, players: int = 3) -> TraceCorpus:
     """Games ``0 .. games-1`` of the run seeded ``SEED``, recorded with events and observations."""
-    played = [play_game(ruleset, players, policy, game_rng(SEED, i), record=True, observe=True,
-                        seed=f"{SEED}:{i}") for i in range(games)]
-    traces = [played_to_trace(p, generator="flip7-spec bench") for p in played]
+    played = [record_game(ruleset, players, policy, game_rng(SEED, i), observe=True, seed=f"{SEED}:{i}",
+                          generator="flip7-spec bench") for i in range(games)]
+    traces = [p.trace() for p in played]
     return TraceCorpus(played, traces, [dumps_line(t) for t in traces])
 

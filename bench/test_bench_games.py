@@ -34,7 +34,7 @@ from flip7_spec.machine import Game
 from flip7_spec.play import make_game
 from flip7_spec.policies import Policy
 from flip7_spec.rulesets import Ruleset
-from flip7_spec.simulate import Stats, game_rng, play_game
+from flip7_spec.simulate import Stats, game_rng, play_game, record_game
 
 PLAYERS = (3, 6, 18)
 GAMES_PER_ROUND = {3: 300, 6: 150, 18: 50}
@@ -56,9 +56,12 @@ def play_batch(ruleset: Ruleset, players: int, policy: Policy, games: int, recor
     """Play games ``0 .. games-1`` of the run seeded ``SEED`` and return their outcomes."""
     out = []
     for index in range(games):
-        game = play_game(ruleset, players, policy, game_rng(SEED, index), record=record).game
-        assert game is not None
-        out.append((tuple(game.totals), tuple(game.winners)))
+        if record:
+            recorded = record_game(ruleset, players, policy, game_rng(SEED, index))
+            out.append((recorded.totals, recorded.winners))
+        else:
+            game = play_game(ruleset, players, policy, game_rng(SEED, index))
+            out.append((tuple(game.totals), tuple(game.winners)))
     return out
 
 
@@ -67,8 +70,7 @@ def count_batch(ruleset: Ruleset, players: int, policy: Policy, games: int) -> t
     stats = Stats(players)
     outcomes = []
     for index in range(games):
-        game = play_game(ruleset, players, policy, game_rng(SEED, index), stats=stats).game
-        assert game is not None
+        game = play_game(ruleset, players, policy, game_rng(SEED, index), stats=stats)
         outcomes.append((tuple(game.totals), tuple(game.winners)))
     return stats, outcomes
 

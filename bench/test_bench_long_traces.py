@@ -19,10 +19,9 @@ import pytest
 from bench.support import SEED, Durations, note, report, timed
 from flip7_spec.policies import threshold_policy
 from flip7_spec.rulesets import ruleset_from_json
-from flip7_spec.simulate import game_rng, play_game
+from flip7_spec.simulate import game_rng, record_game
 from flip7_spec.trace.canonical import dumps_document
 from flip7_spec.trace.reader import read_traces
-from flip7_spec.trace.record import played_to_trace
 from flip7_spec.trace.replay import CONFORM, replay
 from flip7_spec.trace.show import lines_of
 
@@ -37,9 +36,9 @@ def _long_trace(scale: int, folder: Path) -> tuple[Path, int]:
     """A game played to ``BASE_TARGET * scale`` points, written as a ``.json`` trace; and its step count."""
     ruleset = ruleset_from_json({"base": "flip7", "name": f"to-{BASE_TARGET * scale}",
                                  "options": {"target_score": BASE_TARGET * scale}})
-    played = play_game(ruleset, 3, threshold_policy(20), game_rng(SEED, 0), record=True, observe=True,
-                       seed=f"{SEED}:0")
-    trace = played_to_trace(played, generator="flip7-spec bench")
+    record = record_game(ruleset, 3, threshold_policy(20), game_rng(SEED, 0), observe=True, seed=f"{SEED}:0",
+                         generator="flip7-spec bench")
+    trace = record.trace()
     path = folder / f"long-{scale}x.json"
     path.write_text(dumps_document(trace), encoding="utf-8")
     return path, len(trace["steps"])

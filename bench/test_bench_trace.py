@@ -12,7 +12,6 @@ from typing import Any
 
 from bench.support import TraceCorpus, report, timed
 from flip7_spec.trace.canonical import dumps_document, dumps_line
-from flip7_spec.trace.record import played_to_trace
 from flip7_spec.trace.replay import detail_level
 
 ROUNDS = 7
@@ -23,12 +22,11 @@ def _megabytes(corpus: TraceCorpus) -> float:
 
 
 def test_record_traces(benchmark: Any, trace_corpus: TraceCorpus) -> None:
-    """``played_to_trace``: a recorded game to a trace object (before any JSON)."""
+    """``GameRecord.trace``: a recorded game to a trace object (before any JSON)."""
     played = trace_corpus.played
-    durations, traces = timed(benchmark, lambda: [played_to_trace(p, generator="flip7-spec bench")
-                                                  for p in played], ROUNDS)
+    durations, traces = timed(benchmark, lambda: [p.trace() for p in played], ROUNDS)
     assert traces == trace_corpus.traces
-    report(benchmark, "played_to_trace", "traces", len(played), durations)
+    report(benchmark, "GameRecord.trace", "traces", len(played), durations)
 
 
 def test_export_plain_json(benchmark: Any, trace_corpus: TraceCorpus) -> None:

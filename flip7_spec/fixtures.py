@@ -49,7 +49,7 @@ from typing import Any, Final
 from flip7_spec.cards import Card, card
 from flip7_spec.clauses import CLAUSES
 from flip7_spec.errors import ChanceError, Flip7Error, IllegalDecision, InputError, OutputError
-from flip7_spec.events import Choice, Event
+from flip7_spec.events import Choice
 from flip7_spec.inputs import read_document
 from flip7_spec.limits import SOURCE_FILE
 from flip7_spec.machine import Game
@@ -57,9 +57,8 @@ from flip7_spec.outputs import write_file
 from flip7_spec.play import new_game
 from flip7_spec.policies import threshold_policy
 from flip7_spec.rulesets import Ruleset, load_ruleset, ruleset_from_json
-from flip7_spec.simulate import PlayedGame, Step
 from flip7_spec.trace.canonical import dumps_document
-from flip7_spec.trace.record import played_to_trace
+from flip7_spec.trace.record import GameRecord
 
 GENERATOR: Final = "flip7-spec fixtures regenerate"
 FINISH_POLICIES: Final = {"threshold": 20}
@@ -328,8 +327,9 @@ def sorted_reshuffler(ruleset: Ruleset) -> Any:
     return reshuffle
 
 
-def play_source(source: Source, where: str) -> PlayedGame:
-    """Play ``source`` on the reference: its decisions, then (with ``finish``) the rest of the game.
+def play_source(source: Source, where: str) -> GameRecord:
+    """Play ``source`` on the reference: its decisions, then (with ``finish``) the rest of the game; returns
+    its record, with the observation after every step.
 
     Raises :class:`FixtureError` naming the file and the decision index for an illegal decision, a
     decision after the end of the game, a reshuffle order that does not fit, or an unused reshuffle.
@@ -342,8 +342,7 @@ def play_source(source: Source, where: str) -> PlayedGame:
                                       reshuffler=sorted_reshuffler(ruleset))
     except Flip7Error as error:
         raise FixtureError(f"{where}: {error}") from None
-    played = PlayedGame(ruleset, source.players, source.dealer, [c.text for c in deck], "", start_events,
-                        game.observation(), game=game)
+    observations = [game.observation()]
     chance_steps = sum(e.kind == "reshuffle" for e in start_events)
     for index, choice in enumerate(source.decisions):
         step = index + chance_steps
@@ -362,15 +361,15 @@ def play_source(source: Source, where: str) -> PlayedGame:
         except ChanceError as error:
             raise FixtureError(f"{where}: decisions[{index}] = {choice!r} (trace step {step}): {error}") from None
         chance_steps += sum(e.kind == "reshuffle" for e in events)
-        played.steps.append(Step(pending, choice, events, game.observation()))
+        observations.append(game.observation())
     if source.finish is not None:
-        _finish(game, played, FINISH_POLICIES[source.finish], where)
+        _finish(game, observations, FINISH_POLICIES[source.finish], where)
     if game.reshuffles:
         raise FixtureError(f"{where}: reshuffles: {len(game.reshuffles)} explicit order(s) were never needed")
-    return played
+    return GameRecord.of(game, observations=observations, generator=GENERATOR)
 
 
-def _finish(game: Game, played: PlayedGame, threshold: int, where: str) -> None:
+def _finish(game: Game, observations: list[dict[str, Any]], threshold: int, where: str) -> None:
     policy = threshold_policy(threshold)
     rng = random.Random(0)
     count = 0
@@ -380,10 +379,10 @@ def _finish(game: Game, played: PlayedGame, threshold: int, where: str) -> None:
             raise FixtureError(f"{where}: finish: the game did not end within {MAX_FINISH_DECISIONS} decisions")
         choice = policy(game, pending, rng)
         try:
-            events = game.apply(choice)
+            game.apply(choice)
         except Flip7Error as error:
             raise FixtureError(f"{where}: finish: {error}") from None
-        played.steps.append(Step(pending, choice, events, game.observation()))
+        observations.append(game.observation())
         count += 1
 
 
@@ -403,41 +402,30 @@ def _subsequence(expected: Sequence[Mapping[str, Any]], events: Sequence[Mapping
     return None
 
 
-def _all_events(played: PlayedGame) -> list[Event]:
-    return [*played.start_events, *(e for s in played.steps for e in s.events)]
-
-
-def check_expectations(source: Source, played: PlayedGame, where: str) -> None:
+def check_expectations(source: Source, played: GameRecord, where: str) -> None:
     """Compare every hand-derived expectation of ``source`` with what the reference did.
 
     Raises :class:`ExpectationFailed` at the first disagreement, naming the key, the hand-derived value
     and the reference's value.
     """
     if source.expect_round_scores is not None:
-        found = [list(e.get("scores")) for e in _all_events(played) if e.kind == "round_end"]
+        found = [list(e.get("scores")) for e in played.all_events() if e.kind == "round_end"]
         for index, wanted in enumerate(source.expect_round_scores):
             scores: list[int] | str = found[index] if index < len(found) else "no such round"
             if scores != wanted:
                 raise ExpectationFailed(f"{where}: expect_round_scores[{index}]: derived by hand {wanted}, "
                                         f"the reference gives {scores}")
-    game = played.game
-    assert game is not None
     for key, wanted_list in (("expect_totals", source.expect_totals), ("expect_winners", source.expect_winners)):
         if wanted_list is None:
             continue
-        if not game.over:
+        if not played.over:
             raise ExpectationFailed(f"{where}: {key}: the game is not over at the end of the fixture")
-        got_list: list[int] = list(game.totals) if key == "expect_totals" else list(game.winners)
+        got_list: list[int] = list(played.totals) if key == "expect_totals" else list(played.winners)
         if got_list != wanted_list:
             raise ExpectationFailed(f"{where}: {key}: derived by hand {wanted_list}, the reference gives {got_list}")
     for index, point in enumerate(source.checkpoints):
         here = f"{where}: expect[{index}] (after {point.after} decision{'s' if point.after != 1 else ''})"
-        if point.after == 0:
-            observation, events = played.start_observation, played.start_events
-        else:
-            step = played.steps[point.after - 1]
-            observation, events = step.observation, step.events
-        assert observation is not None
+        observation, events = played.observations[point.after], played.events_after(point.after)
         for key, wanted in point.fields.items():
             if key in _CHECKPOINT_PLAYER_FIELDS:
                 got: Any = [p[key] for p in observation["players"]]
@@ -464,7 +452,7 @@ def compile_source(root: Path, path: Path) -> Compiled:
     where = _where(root, path)
     played = play_source(source, where)
     check_expectations(source, played, where)
-    trace = played_to_trace(played, generator=GENERATOR, description=source.description, clauses=source.clauses)
+    trace = played.trace(description=source.description, clauses=source.clauses)
     provenance: dict[str, Any] = {"generator": GENERATOR, "source": path.relative_to(root).as_posix()}
     if source.finish is not None:
         provenance["finish"] = f"{source.finish} {FINISH_POLICIES[source.finish]}"

@@ -169,6 +169,9 @@ class Game:
         record: bool = True,
     ) -> None:
         self.ruleset = ruleset
+        self.named_ruleset = ruleset
+        """The ruleset the game was created under, as named: :attr:`ruleset` with its deviations unapplied
+        (:func:`flip7_spec.play.make_game` plays a ruleset's option deviations as :attr:`ruleset`)."""
         self.n = players
         self.dealer = dealer
         self.round = 0
@@ -251,6 +254,26 @@ class Game:
         self.history.append(Ply(pending, choice, tuple(events)))
         return list(events)
 
+    @property
+    def recording(self) -> bool:
+        """Whether the game keeps its events and :attr:`history` (created with ``record=True``)."""
+        return self._events is not None
+
+    @property
+    def initial_deck(self) -> tuple[Card, ...]:
+        """The draw pile the game started from, top card first."""
+        return self._setup[0]
+
+    @property
+    def initial_dealer(self) -> int:
+        """The Dealer of the first round."""
+        return self._setup[1]
+
+    @property
+    def orders_used(self) -> list[list[Card]]:
+        """Every reshuffle order used so far (top first), in the order the reshuffles happened."""
+        return [list(order) for order in self._orders]
+
     def _rebuild(self, queued: list[list[Card]]) -> None:
         """Put the game back as it was before the call that failed: play it again from its start with the
         reshuffle orders it used, then queue ``queued`` (the orders that were waiting) again."""
@@ -262,6 +285,7 @@ class Game:
         again.reshuffles = deque(queued)
         again.reshuffler = self.reshuffler
         again.on_round_end = self.on_round_end
+        again.named_ruleset = self.named_ruleset
         self.__dict__.update(again.__dict__)
 
     def after(self, choice: Choice) -> tuple[Game, list[Event]]:
@@ -271,11 +295,24 @@ class Game:
 
     def copy(self) -> Game:
         """An independent copy of the game (cards and ruleset are immutable and shared)."""
-        return copy.deepcopy(self, {id(self.ruleset): self.ruleset})
+        return copy.deepcopy(self, {id(self.ruleset): self.ruleset, id(self.named_ruleset): self.named_ruleset})
 
     def supply_reshuffle(self, order: Sequence[Card]) -> None:
         """Queue the order (top first) of a future reshuffle; checked when it is used."""
         self.reshuffles.append(list(order))
+
+    def restack(self, top_first: Sequence[Card]) -> None:
+        """Put the draw pile in the order ``top_first`` (its cards, top first), as if the deck had been dealt
+        so: :attr:`initial_deck` becomes the cards already drawn, then this order. Raises ValueError after a
+        reshuffle (the pile is no longer the rest of that deck) or for cards that are not the pile's."""
+        if self._orders:
+            raise ValueError("the draw pile can be restacked only before the first reshuffle")
+        if Counter(c.text for c in top_first) != Counter(c.text for c in self.pile):
+            raise ValueError("a restacked draw pile must hold the cards of the draw pile")
+        deck, dealer, record = self._setup
+        drawn = len(deck) - len(self.pile)
+        self.pile[:] = list(top_first)[::-1]
+        self._setup = (deck[:drawn] + tuple(top_first), dealer, record)
 
     def legal(self) -> list[Choice]:
         """The legal choices of the pending decision (empty when the game is over)."""

@@ -110,10 +110,13 @@ def make_game(
     but the one that no game could end under ``ruleset`` (:func:`check_reachable`)."""
     check_reachable(ruleset)
     game_class = definition_of(ruleset).game_class
-    if ruleset.deviations:  # a known engine's readings, played by the reference (flip7_spec.misreadings)
-        game_class = game_class_for(game_class, ruleset.game, ruleset.misreadings())
-        ruleset = ruleset.played()
-    return game_class(ruleset, players, dealer, deck, reshuffles, reshuffler, record)
+    if not ruleset.deviations:
+        return game_class(ruleset, players, dealer, deck, reshuffles, reshuffler, record)
+    # a known engine's readings, played by the reference (flip7_spec.misreadings)
+    game_class = game_class_for(game_class, ruleset.game, ruleset.misreadings())
+    game = game_class(ruleset.played(), players, dealer, deck, reshuffles, reshuffler, record)
+    game.named_ruleset = ruleset
+    return game
 
 
 @cache

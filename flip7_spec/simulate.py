@@ -14,39 +14,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flip7_spec.errors import LimitError
-from flip7_spec.events import Choice, Decision, Event
 from flip7_spec.limits import DECISIONS
 from flip7_spec.machine import Game
 from flip7_spec.play import make_game
 from flip7_spec.policies import Policy
 from flip7_spec.rulesets import Ruleset
+from flip7_spec.trace.record import GENERATOR, GameRecord
 
 MAX_DECISIONS_PER_GAME = DECISIONS.value  # far above any real game: a game that never ends is stopped here
-
-
-@dataclass(slots=True)
-class Step:
-    """One decision made in a game, with what followed it."""
-
-    decision: Decision
-    choice: Choice
-    events: list[Event]
-    observation: dict[str, Any] | None = None
-
-
-@dataclass(slots=True)
-class PlayedGame:
-    """A finished game with everything needed to write its trace."""
-
-    ruleset: Ruleset
-    players: int
-    dealer: int
-    deck: list[str]
-    seed: str
-    start_events: list[Event]
-    start_observation: dict[str, Any] | None
-    steps: list[Step] = field(default_factory=list)
-    game: Game | None = None
 
 
 @dataclass(slots=True)
@@ -110,17 +85,9 @@ def game_rng(seed: int | str, index: int) -> random.Random:
     return random.Random(f"{seed}:{index}")
 
 
-def play_game(
-    ruleset: Ruleset,
-    players: int,
-    policy: Policy,
-    rng: random.Random,
-    record: bool = False,
-    observe: bool = False,
-    stats: Stats | None = None,
-    seed: str = "",
-) -> PlayedGame:
-    """Play one whole game. With ``record``, keep every step (and with ``observe`` each observation)."""
+def _dealt(ruleset: Ruleset, players: int, rng: random.Random, record: bool = False) -> Game:
+    """A game of ``ruleset`` for ``players`` not yet started, its chance drawn from ``rng``: the deck order,
+    then the Dealer, then each reshuffle order as it is needed. With ``record`` it keeps its history."""
     deck = ruleset.deck_cards(players)
     rng.shuffle(deck)
     dealer = rng.randrange(players)
@@ -129,42 +96,66 @@ def play_game(
         rng.shuffle(discard)
         return discard
 
-    game = make_game(ruleset, players, deck, dealer, reshuffler, record)
+    return make_game(ruleset, players, deck, dealer, reshuffler, record)
+
+
+def _play_out(game: Game, policy: Policy, rng: random.Random, stats: Stats | None = None,
+             observations: list[dict[str, Any]] | None = None, seed: str = "") -> Game:
+    """Start ``game`` and play it to its end with ``policy``; returns it. Every round and the game are added
+    to ``stats``; with ``observations``, the observation after the start and after each decision is
+    appended to it. Raises :class:`LimitError` for a game that does not end within
+    ``MAX_DECISIONS_PER_GAME`` decisions (``seed`` names it)."""
     if stats is not None:
         game.on_round_end = stats.add_round
-    start_events = game.start()
-    played = PlayedGame(ruleset, players, dealer, [c.text for c in deck], seed, start_events,
-                        game.observation() if observe else None, game=game)
+    game.start()
+    if observations is not None:
+        observations.append(game.observation())
     apply = game.apply
     decisions = 0
     while not game.over:
         decision = game.pending
         assert decision is not None
-        choice = policy(game, decision, rng)
-        events = apply(choice)
+        apply(policy(game, decision, rng))
         decisions += 1
-        if record:
-            played.steps.append(Step(decision, choice, events, game.observation() if observe else None))
+        if observations is not None:
+            observations.append(game.observation())
         if decisions > MAX_DECISIONS_PER_GAME:
-            raise LimitError(f"game {seed or 0} of {ruleset.name} did not end within {MAX_DECISIONS_PER_GAME:,} "
-                             f"decisions (the limit of {DECISIONS.name}): its players never bring it to an end")
+            raise LimitError(f"game {seed or 0} of {game.named_ruleset.name} did not end within "
+                             f"{MAX_DECISIONS_PER_GAME:,} decisions (the limit of {DECISIONS.name}): its players "
+                             f"never bring it to an end")
     if stats is not None:
         stats.add_game(game)
         stats.decisions += decisions
-    return played
+    return game
 
 
-def play_games(
-    ruleset: Ruleset,
-    players: int,
-    policy: Policy,
-    seed: int | str,
-    games: range,
-    record: bool = False,
-    observe: bool = False,
-    stats: Stats | None = None,
-) -> Iterator[PlayedGame]:
+def play_game(ruleset: Ruleset, players: int, policy: Policy, rng: random.Random, stats: Stats | None = None,
+              seed: str = "") -> Game:
+    """Play one whole game, keeping no history (the fast path, for statistics); returns it finished."""
+    return _play_out(_dealt(ruleset, players, rng), policy, rng, stats, seed=seed)
+
+
+def record_game(ruleset: Ruleset, players: int, policy: Policy, rng: random.Random, observe: bool = False,
+                stats: Stats | None = None, seed: str = "", generator: str = GENERATOR) -> GameRecord:
+    """Play one whole game as :func:`play_game` does (the same chance, the same game) and return its record,
+    with the observation after every step when ``observe``; ``seed`` and ``generator`` are its provenance."""
+    observations: list[dict[str, Any]] | None = [] if observe else None
+    game = _play_out(_dealt(ruleset, players, rng, record=True), policy, rng, stats, observations, seed)
+    return GameRecord.of(game, observations=observations or (), seed=seed, generator=generator)
+
+
+def play_games(ruleset: Ruleset, players: int, policy: Policy, seed: int | str, games: range,
+               stats: Stats | None = None) -> Iterator[Game]:
     """Play games ``games`` (indices) of the run seeded with ``seed``, yielding each as it ends."""
     for index in games:
-        yield play_game(ruleset, players, policy, game_rng(seed, index), record, observe, stats,
-                        seed=f"{seed}:{index}")
+        yield play_game(ruleset, players, policy, game_rng(seed, index), stats, seed=f"{seed}:{index}")
+
+
+def record_games(ruleset: Ruleset, players: int, policy: Policy, seed: int | str, games: range,
+                 observe: bool = False, stats: Stats | None = None, generator: str = GENERATOR
+                 ) -> Iterator[GameRecord]:
+    """The records of games ``games`` (indices) of the run seeded with ``seed`` (the games
+    :func:`play_games` plays), yielding each as it ends."""
+    for index in games:
+        yield record_game(ruleset, players, policy, game_rng(seed, index), observe, stats, f"{seed}:{index}",
+                          generator)

@@ -25,7 +25,7 @@ from flip7_spec.policies import Policy
 from flip7_spec.policy_specs import seat_policies
 from flip7_spec.round_stats import RoundStats
 from flip7_spec.rulesets import Ruleset
-from flip7_spec.simulate import PlayedGame, Stats, play_games
+from flip7_spec.simulate import Stats, play_games, record_games
 
 if TYPE_CHECKING:
     from tqdm import tqdm
@@ -104,24 +104,26 @@ def _play_chunk(run: SimulationRun, start: int, stop: int) -> ChunkResult:
     per_round = RoundStats(run.players)
     stats = _RoundRecordingStats(run.players, per_round, run.one_round)
     policy = run.policy()
-    record = run.out is not None
     lines: list[str] = []
-    for played in play_games(run.played_ruleset(), run.players, policy, run.seed, range(start, stop),
-                             record=record, observe=record and run.observations, stats=stats):
-        if record:
-            lines.append(_trace_line(played, run))
+    if run.out is None:
+        for _ in play_games(run.played_ruleset(), run.players, policy, run.seed, range(start, stop), stats):
+            pass
+    else:
+        from flip7_spec.trace.canonical import dumps_line
+
+        for record in record_games(run.played_ruleset(), run.players, policy, run.seed, range(start, stop),
+                                   run.observations, stats, _generator(run)):
+            lines.append(dumps_line(record.trace()))
     games = Stats(run.players)
     games.merge(stats)
     return ChunkResult(games, per_round, lines)
 
 
-def _trace_line(played: PlayedGame, run: SimulationRun) -> str:
-    from flip7_spec.trace.canonical import dumps_line
-    from flip7_spec.trace.record import played_to_trace
-
+def _generator(run: SimulationRun) -> str:
+    """What the traces of ``run`` name as their generator: the command and the policies that played."""
     policies = " ".join(f"--policy {spec}" for spec in run.policy_specs)
     mode = " --rounds --fresh-deck" if run.one_round else ""
-    return dumps_line(played_to_trace(played, generator=f"flip7-spec simulate {policies}{mode}"))
+    return f"flip7-spec simulate {policies}{mode}"
 
 
 def _chunks(run: SimulationRun) -> Iterator[tuple[int, int]]:

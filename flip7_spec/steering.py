@@ -37,7 +37,7 @@ class PileSteering:
             return False
         rest = [c for i, c in enumerate(top_first) if i not in picked]
         new_top_first = [top_first[i] for i in picked] + rest
-        game.pile[:] = new_top_first[::-1]
+        game.restack(new_top_first)
         drawn = len(self.deck) - len(new_top_first)
         self.deck[drawn:] = new_top_first
         return True

@@ -106,14 +106,13 @@ def _trace(players: int = 3, seed: int = 1, target: int | None = None) -> dict[s
     """A whole recorded game (events and observations), from the reference."""
     from flip7_spec.policies import threshold_policy
     from flip7_spec.rulesets import preset, ruleset_from_json
-    from flip7_spec.simulate import game_rng, play_game
-    from flip7_spec.trace.record import played_to_trace
+    from flip7_spec.simulate import game_rng, record_game
 
     ruleset = preset("flip7") if target is None else ruleset_from_json(
         {"base": "flip7", "name": f"to-{target}", "options": {"target_score": target}})
-    played = play_game(ruleset, players, threshold_policy(20), game_rng("hostile", seed), record=True, observe=True,
-                       seed=f"hostile:{seed}")
-    return played_to_trace(played, generator="tests.hostile_corpus")
+    record = record_game(ruleset, players, threshold_policy(20), game_rng("hostile", seed), observe=True,
+                         seed=f"hostile:{seed}", generator="tests.hostile_corpus")
+    return record.trace()
 
 
 def _with_unused_reshuffle(trace: dict[str, Any]) -> dict[str, Any]:

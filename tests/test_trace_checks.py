@@ -13,9 +13,8 @@ import pytest
 from flip7_spec.fixtures import compiled_paths
 from flip7_spec.policies import threshold_policy
 from flip7_spec.rulesets import preset
-from flip7_spec.simulate import play_game
+from flip7_spec.simulate import record_game
 from flip7_spec.trace.quickcheck import plausible_step, valid_observation, valid_outcome
-from flip7_spec.trace.record import played_to_trace
 from flip7_spec.trace.replay import CONFORM, DIVERGE, replay
 from flip7_spec.trace.schema import load_schema, schema_errors
 from flip7_spec.trace.show import ShowError, check_trace
@@ -24,9 +23,9 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 
 def game(seed: int = 3) -> dict[str, Any]:
-    played = play_game(preset("flip7"), 3, threshold_policy(20), random.Random(seed), record=True, observe=True,
-                       seed=str(seed))
-    return played_to_trace(played, generator="test")
+    record = record_game(preset("flip7"), 3, threshold_policy(20), random.Random(seed), observe=True, seed=str(seed),
+                         generator="test")
+    return record.trace()
 
 
 def test_a_reshuffle_after_the_last_decision_diverges_at_that_step() -> None:

@@ -19,11 +19,10 @@ from flip7_spec.cli.common import run_main
 from flip7_spec.fixtures import compiled_paths
 from flip7_spec.policies import random_policy, threshold_policy
 from flip7_spec.rulesets import Ruleset, load_ruleset, preset
-from flip7_spec.simulate import play_game
+from flip7_spec.simulate import record_game
 from flip7_spec.trace import reader
 from flip7_spec.trace.canonical import dumps_document, dumps_line
 from flip7_spec.trace.reader import read_traces
-from flip7_spec.trace.record import played_to_trace
 from flip7_spec.trace.replay import CONFORM, DIVERGE, INVALID, replay
 from flip7_spec.trace.schema import schema_errors
 
@@ -49,9 +48,9 @@ def _rulesets() -> dict[str, Ruleset]:
 def simulated(name: str, seed: int, players: int = 4, observe: bool = True) -> Trace:
     """One whole game of ``name`` played by the threshold strategy (random for odd seeds), as a trace."""
     policy = random_policy if seed % 2 else threshold_policy(20)
-    played = play_game(_rulesets()[name], players, policy, random.Random(seed), record=True, observe=observe,
-                       seed=str(seed))
-    return played_to_trace(played, generator="test")
+    record = record_game(_rulesets()[name], players, policy, random.Random(seed), observe=observe, seed=str(seed),
+                         generator="test")
+    return record.trace()
 
 
 def _fresh(name: str, seed: int, players: int = 4, observe: bool = True) -> Trace:

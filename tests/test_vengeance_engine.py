@@ -27,7 +27,7 @@ from flip7_spec.machine import Game
 from flip7_spec.play import new_game
 from flip7_spec.policies import random_policy, threshold_policy
 from flip7_spec.rulesets import Ruleset, load_ruleset, preset, ruleset_from_json
-from flip7_spec.simulate import Stats, play_games
+from flip7_spec.simulate import Stats, play_games, record_games
 
 V = preset("vengeance")
 BASIC = preset("vengeance-basic")
@@ -840,11 +840,11 @@ def test_random_play_conserves_cards_and_ends(name: str, players: int, games: in
     base = random_policy if strategy == "random" else threshold_policy(20)
     checks = [0]
     stats = Stats(players)
-    for played in play_games(ruleset, players, _conserving(base, checks, strategy == "random"),
-                             f"{name}-{strategy}", range(games), stats=stats):
-        assert played.game is not None and played.game.over
-        _check_conservation(played.game)
-        assert max(played.game.totals) >= ruleset.target_score
+    for game in play_games(ruleset, players, _conserving(base, checks, strategy == "random"),
+                           f"{name}-{strategy}", range(games), stats=stats):
+        assert game.over
+        _check_conservation(game)
+        assert max(game.totals) >= ruleset.target_score
     assert stats.games == games and checks[0] == stats.decisions
 
 
@@ -853,8 +853,8 @@ def test_recorded_events_name_vengeance_clauses() -> None:
     brutal = V.with_options(brutal_mode=True)
     seen: Counter[str] = Counter()
     for ruleset in (V, brutal):
-        for played in play_games(ruleset, 4, random_policy, "events", range(40), record=True):
-            for event in played.start_events + [e for step in played.steps for e in step.events]:
+        for record in record_games(ruleset, 4, random_policy, "events", range(40)):
+            for event in record.all_events():
                 assert event.clause in ids, event
                 seen[event.kind] += 1
     for kind in ("steal", "swap", "discard_card", "modifier", "wipe", "lucky13", "hold", "flip7",

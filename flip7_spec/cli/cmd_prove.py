@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 def _result_lines(result: TheoremResult) -> list[str]:
     lines = [f"{result.id:<24} {result.status:<14} {result.seconds:6.2f}s  {result.statement} "
              f"[{', '.join(result.clauses)}]"]
-    if result.status != "proved" or result.detail:
+    if not result.proved or result.detail:
         for name, hand in zip("AB", result.hands, strict=False):
             label = "hand" if len(result.hands) == 1 else f"hand {name}"
             lines.append(f"    {label}: {hand}")

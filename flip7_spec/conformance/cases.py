@@ -17,9 +17,8 @@ from flip7_spec.policies import random_policy, threshold_policy
 from flip7_spec.protocol import Level
 from flip7_spec.registry import definition_of
 from flip7_spec.rulesets import Ruleset, preset, preset_names, ruleset_from_json
-from flip7_spec.simulate import game_rng, play_game
+from flip7_spec.simulate import game_rng, record_game
 from flip7_spec.trace.reader import read_traces
-from flip7_spec.trace.record import played_to_trace
 
 
 @dataclass(slots=True)
@@ -125,8 +124,9 @@ def generated_game(ruleset: Ruleset, players: int, seed: str | int, index: int) 
     """Game ``index`` of the run seeded ``seed``: mixed random and threshold play, recorded with observations."""
     rng = game_rng(seed, index)
     policy = random_policy if index % 2 else threshold_policy(15 + index % 20)
-    played = play_game(ruleset, players, policy, rng, record=True, observe=True, seed=f"{seed}:{index}")
-    return played_to_trace(played, generator="flip7-spec conform")
+    record = record_game(ruleset, players, policy, rng, observe=True, seed=f"{seed}:{index}",
+                         generator="flip7-spec conform")
+    return record.trace()
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,7 +43,7 @@ from flip7_spec.policies import random_policy
 from flip7_spec.rulesets import Ruleset, ruleset_from_json
 from flip7_spec.steering import PileSteering, Wanted, new_number_for, rig
 from flip7_spec.steering import card_text as card_is
-from flip7_spec.trace.record import record_choices
+from flip7_spec.trace.record import GameRecord
 
 DEFAULT_CAP = 120
 """Candidate games tried per ruleset by default before the generator gives up on the clauses still short."""
@@ -295,21 +295,15 @@ def _tie_deck(deck: list[Card], players: int, rng: random.Random) -> list[Card]:
 
 @dataclass(frozen=True, slots=True)
 class AimedGame:
-    """An aimed game as played on the reference: what it needs to become a trace, and its evidence."""
+    """An aimed game as played on the reference: its aim, its record, and the evidence of what it showed."""
 
     aim: Aim
-    dealer: int
-    deck: tuple[str, ...]
-    choices: tuple[Choice, ...]
-    orders: tuple[tuple[str, ...], ...]
+    record: GameRecord
     evidence: Evidence
-    seed: str
 
     def trace(self) -> dict[str, Any]:
-        """The game as a trace, with observations (recorded on the reference)."""
-        return record_choices(self.aim.ruleset, self.aim.players, self.dealer, list(self.deck), list(self.choices),
-                              [list(o) for o in self.orders], seed=self.seed,
-                              generator="flip7-spec conform (aimed)")
+        """The game as a trace, with observations (taken by playing it again on the reference)."""
+        return self.record.observed().trace()
 
 
 def aimed_game(aim: Aim, seed: str, index: int) -> AimedGame:
@@ -317,33 +311,30 @@ def aimed_game(aim: Aim, seed: str, index: int) -> AimedGame:
     rng = random.Random(f"{seed}:aimed:{aim.ruleset.name}:{index}")
     deck = _rigged_deck(aim, rng)
     dealer = rng.randrange(aim.players)
-    orders: list[tuple[str, ...]] = []
+    reshuffles = 0
     holder: list[_Hunter] = []
 
     def reshuffle(discard: list[Card]) -> list[Card]:
-        if len(orders) >= MAX_RESHUFFLES:
+        nonlocal reshuffles
+        if reshuffles >= MAX_RESHUFFLES:
             raise RunawayGame(f"more than {MAX_RESHUFFLES} reshuffles")
+        reshuffles += 1
         order = list(discard)
         rng.shuffle(order)
-        orders.append(tuple(c.text for c in order))
         if holder:
             holder[0].reshuffled = True
         return order
 
-    recorded = list(deck)
     game = make_game(aim.ruleset, aim.players, list(deck), dealer, reshuffle, record=True)
-    hunter = _Hunter(aim, rng, game, recorded)
+    hunter = _Hunter(aim, rng, game, list(deck))
     holder.append(hunter)
     ends = watch_round_ends(game)
-    events = [e.to_json() for e in game.start()]
-    choices: list[Choice] = []
-    while game.pending is not None and len(choices) < MAX_DECISIONS:
-        choice = hunter.choose(game, game.pending)
-        events.extend(e.to_json() for e in game.apply(choice))
-        choices.append(choice)
-    evidence = Evidence(aim.ruleset, aim.players, events, tuple(ends), game.over)
-    return AimedGame(aim, dealer, tuple(c.text for c in recorded), tuple(choices), tuple(orders), evidence,
-                     f"{seed}:aimed:{index}")
+    game.start()
+    while game.pending is not None and len(game.history) < MAX_DECISIONS:
+        game.apply(hunter.choose(game, game.pending))
+    record = GameRecord.of(game, seed=f"{seed}:aimed:{index}", generator="flip7-spec conform (aimed)")
+    evidence = Evidence(aim.ruleset, aim.players, [e.to_json() for e in record.all_events()], tuple(ends), game.over)
+    return AimedGame(aim, record, evidence)
 
 
 def aimed_cases(rulesets: Sequence[Ruleset], players: Sequence[int], seed: str, coverage: Coverage,

@@ -3,8 +3,9 @@
 Chance is always explicit, as everywhere in flip7-spec: a draw pile is a permutation of the ruleset's deck
 (top card first), a reshuffle order is a permutation of the discard pile drawn from Hypothesis at the moment
 the reshuffle is needed, and a decision is one of the pending decision's legal options chosen by
-Hypothesis. A generated game is therefore a plain value (:class:`GameRecord`) that replays without any
-random number generator, shrinks like any other Hypothesis value, and exports as a trace.
+Hypothesis. A generated game is therefore a plain value, the record of a played game that every tool shares
+(:class:`~flip7_spec.trace.record.GameRecord`): it replays without any random number generator, shrinks like
+any other Hypothesis value, and exports as a trace.
 
 The strategies, from the smallest to the largest:
 
@@ -36,11 +37,11 @@ from flip7_spec.strategies.choosers import (
 )
 from flip7_spec.strategies.games import (
     DEFAULT_MAX_DECISIONS,
-    GameRecord,
     Reshuffle,
     Script,
     conform_games,
     play,
+    play_steered,
     played_games,
     traces,
 )
@@ -49,7 +50,6 @@ from flip7_spec.strategies.rare_states import SCENARIOS, rare_games
 from flip7_spec.strategies.setups import (
     SMALL_TARGETS,
     Draw,
-    GameSetup,
     deck_texts,
     draw_piles,
     game_setups,
@@ -61,6 +61,7 @@ from flip7_spec.strategies.setups import (
     rulesets,
     special_tops,
 )
+from flip7_spec.trace.record import GameRecord, GameSetup
 
 __all__ = [
     "DEFAULT_MAX_DECISIONS",
@@ -83,6 +84,7 @@ __all__ = [
     "index_chooser",
     "option_values",
     "play",
+    "play_steered",
     "playable_presets",
     "played_games",
     "player_counts",

@@ -1,11 +1,12 @@
-"""Whole games played on the reference, as plain values (:class:`GameRecord`) that replay without any random
-number generator, shrink like any other Hypothesis value and export as traces."""
+"""Whole games played on the reference, drawn by Hypothesis: each is a
+:class:`~flip7_spec.trace.record.GameRecord` (the record of any played game), a plain value that replays
+without any random number generator, shrinks like any other Hypothesis value and exports as a trace."""
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 
 from hypothesis import strategies as st
@@ -18,61 +19,26 @@ from flip7_spec.play import make_game
 from flip7_spec.rulesets import Ruleset
 from flip7_spec.steering import PileSteering
 from flip7_spec.strategies.choosers import Chooser, data_chooser
-from flip7_spec.strategies.setups import Draw, GameSetup, game_setups, reshuffle_orders
-from flip7_spec.trace.record import record_choices
+from flip7_spec.strategies.setups import Draw, game_setups, reshuffle_orders
+from flip7_spec.trace.record import GameRecord, GameSetup
 
 DEFAULT_MAX_DECISIONS: Final = 400
 """Decisions a generated game plays at most by default; far above a three-to-six-player game to 200
 (about 80 decisions with random choices), so nearly every game is played to its end."""
 
+GENERATOR: Final = "flip7_spec.strategies"
+"""The generator the records of generated games name."""
+
 
 @dataclass(frozen=True, slots=True)
 class Reshuffle:
-    """A reshuffle as it happened: its order (top first), the round, whether an Action (a Flip Three, a Flip
-    Four) was drawing cards, and the cards in play at that moment."""
+    """A reshuffle as a script sees it while the game is played: its order (top first), the round, whether an
+    Action (a Flip Three, a Flip Four) was drawing cards, and the cards in play at that moment."""
 
     order: tuple[str, ...]
     round: int
     mid_action: bool
     in_play: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class GameRecord:
-    """A game played on the reference: its setup, the choices made in order, and the reshuffle orders in
-    the order they were needed. ``over`` says whether the game ended within the decisions played;
-    ``scenario`` names the :data:`SCENARIOS` entry that steered it (None for a free game)."""
-
-    setup: GameSetup
-    choices: tuple[Choice, ...]
-    reshuffles: tuple[Reshuffle, ...]
-    over: bool
-    scenario: str | None = None
-    events: tuple[tuple[Event, ...], ...] = field(default=(), repr=False, compare=False)
-
-    @property
-    def orders(self) -> list[list[str]]:
-        """The reshuffle orders, as the ``reshuffles`` of a trace or of the protocol's ``start``."""
-        return [list(r.order) for r in self.reshuffles]
-
-    def new_game(self, record: bool = True) -> tuple[Game, list[Event]]:
-        """The game started afresh from the setup, with the recorded reshuffle orders queued."""
-        s = self.setup
-        game = make_game(s.ruleset, s.players, s.cards(), s.dealer, record=record,
-                         reshuffles=[[card(t) for t in r.order] for r in self.reshuffles])
-        return game, game.start()
-
-    def trace(self, description: str | None = None) -> dict[str, Any]:
-        """The trace of this game, with events and the observation after every step
-        (:func:`~flip7_spec.trace.record.record_choices`)."""
-        s = self.setup
-        return record_choices(s.ruleset, s.players, s.dealer, list(s.deck), list(self.choices), self.orders,
-                              generator="flip7_spec.strategies", description=description)
-
-    def all_events(self) -> Iterator[Event]:
-        """Every event of the game in order (recorded when it was played)."""
-        for events in self.events:
-            yield from events
 
 
 class Script:
@@ -102,17 +68,16 @@ def _aim(value: float, label: str) -> None:
 
 class _Play:
     """Plays one game on the reference: Hypothesis (or a policy) decides, Hypothesis shuffles, and a script
-    may steer. Collects what a :class:`GameRecord` holds."""
+    may steer. The game keeps its history; :meth:`run` returns its record."""
 
     def __init__(self, draw: Draw, setup: GameSetup, chooser: Chooser, script: Script | None) -> None:
         self.draw = draw
         self.chooser = chooser
         self.script = script
-        self.deck = setup.cards()
-        self.setup = setup
+        deck = setup.cards()
         self.reshuffles: list[Reshuffle] = []
-        self.game = make_game(setup.ruleset, setup.players, list(self.deck), setup.dealer, self.reshuffle)
-        self.steering = PileSteering(self.game, self.deck)
+        self.game = make_game(setup.ruleset, setup.players, list(deck), setup.dealer, self.reshuffle)
+        self.steering = PileSteering(self.game, deck)
 
     def reshuffle(self, discard: list[Card]) -> list[Card]:
         game = self.game
@@ -123,27 +88,29 @@ class _Play:
         return order
 
     def run(self, max_decisions: int, then: int | None = None) -> GameRecord:
+        """Play at most ``max_decisions`` decisions (see :func:`play`); the record has every observation."""
         game = self.game
-        events: list[tuple[Event, ...]] = [tuple(game.start())]
-        choices: list[Choice] = []
+        game.start()
+        observations = [game.observation()]
         script = self.script
         limit = max_decisions
-        while game.pending is not None and len(choices) < limit:
+        while game.pending is not None and len(observations) <= limit:
             decision = game.pending
             forced = None
             if script is not None and not self.reshuffles:
                 forced = script.choose(game, decision, self.steering)
             choice = forced if forced is not None else self.chooser(game, decision)
-            step = tuple(game.apply(choice))
-            events.append(step)
-            choices.append(choice)
+            events = game.apply(choice)
+            observations.append(game.observation())
             if script is not None and then is not None and limit == max_decisions and \
-                    any(e.kind == "round_end" for e in step) and \
-                    script.reached(game, [e for s in events for e in s], self.reshuffles):
-                limit = min(max_decisions, len(choices) + then)
-        setup = replace(self.setup, deck=tuple(c.text for c in self.deck))
-        return GameRecord(setup, tuple(choices), tuple(self.reshuffles), game.over,
-                          script.name if script is not None else None, tuple(events))
+                    any(e.kind == "round_end" for e in events) and \
+                    script.reached(game, _events_so_far(game), self.reshuffles):
+                limit = min(max_decisions, len(game.history) + then)
+        return GameRecord.of(game, observations=observations, generator=GENERATOR)
+
+
+def _events_so_far(game: Game) -> list[Event]:
+    return [*game.start_events, *(e for ply in game.history for e in ply.events)]
 
 
 def play(draw: Draw, setup: GameSetup, chooser: Chooser | None = None,
@@ -152,9 +119,18 @@ def play(draw: Draw, setup: GameSetup, chooser: Chooser | None = None,
     """Play ``setup`` on the reference for at most ``max_decisions`` decisions: ``chooser`` decides (default:
     :func:`data_chooser` on ``draw``), reshuffle orders are drawn with ``draw`` when needed, and ``script``
     may steer; with ``then``, play stops ``then`` decisions after the end of the round in which the
-    script's rare state was reached. Returns the record and the game as it stands at the end."""
+    script's rare state was reached. Returns the record (with the observation after every step) and the
+    game as it stands at the end."""
+    record, game, _ = play_steered(draw, setup, chooser, max_decisions, script, then)
+    return record, game
+
+
+def play_steered(draw: Draw, setup: GameSetup, chooser: Chooser | None = None,
+                 max_decisions: int = DEFAULT_MAX_DECISIONS, script: Script | None = None,
+                 then: int | None = None) -> tuple[GameRecord, Game, list[Reshuffle]]:
+    """:func:`play`, and the reshuffles as the script saw them (with their round and context)."""
     run = _Play(draw, setup, chooser if chooser is not None else data_chooser(draw), script)
-    return run.run(max_decisions, then), run.game
+    return run.run(max_decisions, then), run.game, run.reshuffles
 
 
 @st.composite
@@ -168,7 +144,7 @@ def played_games(draw: st.DrawFn, setups: st.SearchStrategy[GameSetup] | None = 
     setup = draw(setups if setups is not None else game_setups())
     policy = draw(chooser) if chooser is not None else data_chooser(draw)
     record, _ = play(draw, setup, policy, max_decisions)
-    _aim(len(record.reshuffles), "reshuffles")
+    _aim(len(record.orders), "reshuffles")
     _aim(sum(1 for e in record.all_events() if e.kind in ("set_aside", "give", "assign")), "action tangles")
     return record
 

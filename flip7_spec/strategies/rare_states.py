@@ -16,9 +16,10 @@ from flip7_spec.machine import Game
 from flip7_spec.rulesets import Ruleset
 from flip7_spec.steering import PileSteering, any_number, card_text, new_number_for, rig
 from flip7_spec.strategies.choosers import data_chooser
-from flip7_spec.strategies.games import DEFAULT_MAX_DECISIONS, GameRecord, Reshuffle, Script, play
-from flip7_spec.strategies.setups import Draw, GameSetup, draw_piles
+from flip7_spec.strategies.games import DEFAULT_MAX_DECISIONS, Reshuffle, Script, play_steered
+from flip7_spec.strategies.setups import Draw, draw_piles
 from flip7_spec.strategies.setups import rulesets as _rulesets
+from flip7_spec.trace.record import GameRecord, GameSetup
 
 
 def _with_deal_of_numbers(setup: GameSetup, **options: Any) -> GameSetup | None:
@@ -254,7 +255,7 @@ def rare_games(draw: st.DrawFn, scenario: str, rulesets: st.SearchStrategy[Rules
     base = GameSetup(ruleset, count, draw(st.integers(0, count - 1)), tuple(draw(draw_piles(ruleset, count))))
     setup = script.prepare(draw, base)
     limit = min(max_decisions, 150) if scenario == "two_decks" else max_decisions
-    record, game = play(draw, setup, data_chooser(draw), limit, script, then)
-    if not script.reached(game, list(record.all_events()), record.reshuffles):
+    record, game, reshuffles = play_steered(draw, setup, data_chooser(draw), limit, script, then)
+    if not script.reached(game, list(record.all_events()), reshuffles):
         _reject()
     return record

@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import cache
 from typing import Any, Final, Protocol
 
@@ -20,6 +19,7 @@ from flip7_spec.cards import Card, card
 from flip7_spec.play import make_game
 from flip7_spec.policies import threshold_policy
 from flip7_spec.rulesets import Ruleset, preset, preset_names
+from flip7_spec.trace.record import GameSetup
 
 
 class Draw(Protocol):
@@ -181,21 +181,6 @@ def special_tops(ruleset: Ruleset, players: int, most: int = 8) -> st.SearchStra
         return st.just([])
     return st.lists(st.integers(0, len(specials) - 1), unique=True, max_size=most).map(
         lambda indices: [specials[i] for i in indices])
-
-
-@dataclass(frozen=True, slots=True)
-class GameSetup:
-    """Everything a game starts from: the ruleset, the player count, the Dealer's seat and the draw pile
-    (top card first)."""
-
-    ruleset: Ruleset
-    players: int
-    dealer: int
-    deck: tuple[str, ...]
-
-    def cards(self) -> list[Card]:
-        """The draw pile as cards, top card first."""
-        return [card(t) for t in self.deck]
 
 
 @st.composite

@@ -22,6 +22,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Final, Generic, Protocol, TypeVar
 
 import z3  # type: ignore[import-untyped, unused-ignore]
@@ -35,9 +36,22 @@ from flip7_spec.symbolic.terms import Expr, Scorer, SymbolicError, total
 CHECK_BUDGET: Final = 500_000
 """The most property evaluations spent re-checking one theorem on a scorer that differs from the model."""
 
-PROVED: Final = "proved"
-COUNTEREXAMPLE: Final = "counterexample"
-UNKNOWN: Final = "unknown"
+
+
+class ProofStatus(StrEnum):
+    """How a theorem stands (its value is what ``flip7-spec prove`` and its JSON report write)."""
+
+    PROVED = "proved"
+    """It holds: proved of the model, and of the scorer under test when one is given."""
+    COUNTEREXAMPLE = "counterexample"
+    """A hand breaks it (the hand is given)."""
+    UNKNOWN = "unknown"
+    """Neither: z3 gave no answer in time, or a re-check on the scorer would exceed its budget."""
+
+
+PROVED: Final = ProofStatus.PROVED
+COUNTEREXAMPLE: Final = ProofStatus.COUNTEREXAMPLE
+UNKNOWN: Final = ProofStatus.UNKNOWN
 
 
 class NoTheorems(SymbolicError):
@@ -109,7 +123,7 @@ class TheoremResult:
     id: str
     statement: str
     clauses: tuple[str, ...]
-    status: str
+    status: ProofStatus
     seconds: float
     hands: list[HandScore] = field(default_factory=list)
     detail: str = ""
@@ -223,7 +237,7 @@ class ModelProof(Generic[P]):
     """The outcome of a theorem proved of the model: the bound or witness score and the hand for an optimum
     or an existence."""
 
-    status: str
+    status: ProofStatus
     seconds: float
     bound: int | None = None
     witness: P | None = None
@@ -331,7 +345,7 @@ def scan_differences(theorem: GameTheorem, proof: ModelProof[P], domain: Any, or
                      differences: int, holds: Callable[..., tuple[Any, ...]], values: Callable[[P], tuple[Any, ...]],
                      scored: Callable[[P], int], successors: Callable[[Any, P, Any], Iterator[P]],
                      predecessors: Callable[[Any, P, Any], Iterator[P]], budget: int
-                     ) -> tuple[str, list[HandScore], str]:
+                     ) -> tuple[ProofStatus, list[HandScore], str]:
     """Re-check a theorem proved of the model at the hands ``ordered`` where the scorer differs (and the
     steps into and out of them), with ``scored`` giving the scorer's score of a hand."""
     if proof.witness is not None and scored(proof.witness) != proof.bound:
@@ -400,7 +414,7 @@ class GameTheorems(Generic[D]):
         raise NotImplementedError
 
     def recheck(self, theorem: Any, proof: ModelProof[Any], agreement: Any, scorer: Scorer,
-                budget: int) -> tuple[str, list[HandScore], str]:
+                budget: int) -> tuple[ProofStatus, list[HandScore], str]:
         """Re-check a theorem proved of the model on a scorer that differs from it."""
         raise NotImplementedError
 

@@ -3,7 +3,8 @@
 - :mod:`.invariants`: checks that hold for every game at every decision (:func:`check_conservation`,
   :func:`check_consistency`, :func:`check_totals`, :func:`check_canonical`); :func:`fingerprint`, the whole
   internal state of a game as a JSON value, to show that :meth:`~flip7_spec.machine.Game.after` is pure and
-  :meth:`~flip7_spec.machine.Game.copy` independent; and :func:`walk`, a recorded game replayed step by step.
+  :meth:`~flip7_spec.machine.Game.copy` independent; and :func:`walk`, a
+  :class:`~flip7_spec.trace.record.GameRecord` played again, yielding the live game at each step.
 - :mod:`.reference`: :class:`ReferenceMachine` plays the reference with decisions and reshuffle orders chosen
   by Hypothesis, checking the invariants after every step.
 - :mod:`.differential`: :func:`differential_machine`, a machine that runs the reference and an engine under

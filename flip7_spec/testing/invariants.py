@@ -21,9 +21,7 @@ from flip7_spec.machine import ACTIVE, BUSTED, Game
 from flip7_spec.play import make_game, round_score
 from flip7_spec.registry import definition_of
 from flip7_spec.rulesets import Ruleset
-from flip7_spec.strategies import (
-    GameRecord,
-)
+from flip7_spec.trace.record import GameRecord
 
 SEAT_KINDS: Final = frozenset({"target", "give", "assign"})
 
@@ -185,8 +183,10 @@ def sorted_reshuffle(discard: list[Card]) -> list[Card]:
 
 @dataclass(slots=True)
 class Step:
-    """One point of a replayed game: the game as it stands (the same object at every step, so read it at
-    once), the decision just made and its choice (None at the start), and the events that followed."""
+    """Where :func:`walk` stands in a replay: the live game at that point (the same object at every step, so
+    read it at once), the decision just made and its choice (None at the start), and the events that
+    followed. A cursor over a game being played again, for inspecting its state; what was played is the
+    :class:`~flip7_spec.trace.record.GameRecord` being walked."""
 
     game: Game
     decision: Decision | None

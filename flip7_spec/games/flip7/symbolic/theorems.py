@@ -50,6 +50,7 @@ from flip7_spec.symbolic.theorems import (
     HandScore,
     ModelProof,
     ProofReport,
+    ProofStatus,
     TheoremResult,
     at_least,
     at_most,
@@ -264,7 +265,7 @@ def prove_on_model(theorem: Theorem, domain: Domain, timeout_ms: int) -> ModelPr
 
 
 def check_against_scorer(theorem: Theorem, proof: ModelProof[Point], agreement: Agreement,
-                         budget: int) -> tuple[str, list[HandScore], str]:
+                         budget: int) -> tuple[ProofStatus, list[HandScore], str]:
     """Re-check a theorem proved of the model on a scorer that differs from the model at some hands.
 
     Only a hand where the scorer differs (or a step into or out of one) can break the theorem, so those are
@@ -307,7 +308,7 @@ class Flip7Theorems(GameTheorems[Domain]):
         return agreement, _agreement_result(agreement, name, limit)
 
     def recheck(self, theorem: Theorem, proof: ModelProof[Point], agreement: Agreement, scorer: Scorer,
-                budget: int) -> tuple[str, list[HandScore], str]:
+                budget: int) -> tuple[ProofStatus, list[HandScore], str]:
         """Re-check ``theorem`` at the hands where the scorer differs (see :func:`check_against_scorer`)."""
         if not agreement.complete:
             return UNKNOWN, [], "proved of the model; the scorer could not be compared with it"

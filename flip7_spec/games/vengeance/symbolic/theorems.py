@@ -57,6 +57,7 @@ from flip7_spec.symbolic.theorems import (
     HandScore,
     ModelProof,
     ProofReport,
+    ProofStatus,
     TheoremResult,
     at_least,
     at_most,
@@ -478,7 +479,7 @@ def prove_on_model(theorem: VTheorem, domain: VengeanceDomain, timeout_ms: int) 
 
 
 def check_against_scorer(theorem: VTheorem, proof: ModelProof[VPoint], agreement: Agreement, ruleset: VengeanceRuleset,
-                         scorer: Scorer, budget: int = CHECK_BUDGET) -> tuple[str, list[HandScore], str]:
+                         scorer: Scorer, budget: int = CHECK_BUDGET) -> tuple[ProofStatus, list[HandScore], str]:
     """Re-check a theorem proved of the model on a scorer that differs from the model at some compared hands.
 
     Only a hand where the scorer differs (or a step into or out of one) can break a theorem about every hand,
@@ -505,7 +506,7 @@ def check_against_scorer(theorem: VTheorem, proof: ModelProof[VPoint], agreement
 
 def _check_existence(theorem: VTheorem, proof: ModelProof[VPoint], agreement: Agreement,
                      holds: Callable[..., tuple[Any, ...]], scored: Callable[[VPoint], int]
-                     ) -> tuple[str, list[HandScore], str]:
+                     ) -> tuple[ProofStatus, list[HandScore], str]:
     domain = agreement.domain
     a = VengeanceHand(domain, z3.Context(), "A")
     witness = proof.witness
@@ -546,7 +547,7 @@ class VengeanceTheorems(GameTheorems[VengeanceDomain]):
         return agreement, _agreement_result(agreement, name)
 
     def recheck(self, theorem: VTheorem, proof: ModelProof[VPoint], agreement: Agreement, scorer: Scorer,
-                budget: int) -> tuple[str, list[HandScore], str]:
+                budget: int) -> tuple[ProofStatus, list[HandScore], str]:
         """Re-check ``theorem`` on the scorer (see :func:`check_against_scorer`)."""
         return check_against_scorer(theorem, proof, agreement, self.ruleset, scorer, budget)
 
