@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 
+from flip7_spec.cards import Card, Kind, card
 from flip7_spec.machine import ACTIVE
+from flip7_spec.play import round_score
 from flip7_spec.strategies import GameRecord, rare_games
 from flip7_spec.testing import check_conservation, walk
 
@@ -34,6 +36,49 @@ def test_a_flip_7_inside_a_flip_three_ends_the_round_at_once(record: GameRecord)
             assert scores[seat] >= sum(range(7)) + step.game.ruleset.flip7_bonus
         check_conservation(step.game)
     assert found
+
+
+@pytest.mark.clause("F7-MOD-X2", "F7-FLIP7-BONUS", "F7-SCORE", "V-SCORE", "V-FLIP7", "V-BRUTAL-FLIP7")
+@given(rare_games("flip7_scaled"))
+def test_a_flip_7_with_a_scaling_modifier_banks_the_bonus_unscaled(record: GameRecord) -> None:
+    ruleset = record.setup.ruleset
+    rows: list[list[Card]] = []
+    flip7: tuple[int, list[Card]] | None = None  # the seat and the row of a Flip 7 on a Hit, until scored
+    bonus_kept = True
+    scaled_flip7s = 0
+    for step in walk(record):
+        for index, event in enumerate(step.events):
+            if event.kind == "flip7" and step.decision is not None and step.decision.kind == "hit_or_stay" \
+                    and step.decision.player == event.player:
+                seat = event.player
+                drawn = [e for e in step.events[:index] if e.kind == "draw"]
+                assert len(drawn) == 1 and drawn[0].player == seat and drawn[0].card is not None  # one Hit
+                flip7 = (seat, [*rows[seat], card(drawn[0].card)])
+            elif event.kind == "brutal_flip7":
+                bonus_kept = bool(event.get("bonus"))
+            elif event.kind == "round_end":
+                if flip7 is not None and any(c.kind in (Kind.MULTIPLY, Kind.HALVE) for c in flip7[1]):
+                    scaled_flip7s += 1
+                    seat, hand = flip7
+                    banked = event.get("scores")[seat]
+                    bonus = ruleset.flip7_bonus if bonus_kept else 0
+                    numbers = sum(c.value for c in hand if c.is_number)
+                    if ruleset.game == "flip7":
+                        adds = sum(c.value for c in hand if c.kind is Kind.ADD)
+                        doublings = sum(1 for c in hand if c.kind is Kind.MULTIPLY)
+                        assert banked == numbers * 2 ** doublings + adds + bonus
+                    elif getattr(ruleset, "halve_order", None) == "numbers_then_minus":
+                        # the Numbers halved (rounded down), the -N cards off, the floor, then the bonus
+                        after = numbers // 2 ** sum(1 for c in hand if c.kind is Kind.HALVE)
+                        after -= sum(c.value for c in hand if c.kind is Kind.SUBTRACT)
+                        if not (getattr(ruleset, "negative_scores", False) or getattr(ruleset, "brutal_mode", False)):
+                            after = max(0, after)
+                        assert banked == after + bonus
+                    else:  # [V-HALVE-WHOLE-TOTAL] the variant that halves the whole total, the bonus with it
+                        assert banked == round_score(ruleset, hand) - ruleset.flip7_bonus + bonus
+                flip7, bonus_kept = None, True
+        rows = [list(p.cards) for p in step.game.players]
+    assert scaled_flip7s
 
 
 @pytest.mark.clause("F7-CHANCE-GIVE", "F7-CHANCE-KEEP", "F7-FLIP3-CHANCE-AT-ONCE")

@@ -2,7 +2,8 @@
 the conformance runner to the same divergence.
 
 The sweep over every mutant is marked ``slow`` (run it with ``-m slow``); the default run checks a few
-mutants whose bugs show in ordinary play, with a bounded number of examples.
+mutants whose bugs show in ordinary play, and one whose bug shows only in a rare state the machine steers
+into (a Vengeance Flip 7 with the /2 in the row), with a bounded number of examples.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from flip7_spec.rulesets import ruleset_from_json
 from flip7_spec.testing import EngineDivergence, differential_machine
 from tests.mutants import MUTANTS
 
-QUICK = ("x2_doubles_add", "dealer_fixed", "deal_from_dealer", "flip3_actions_at_once", "v_onemore_no_stay")
+QUICK = ("x2_doubles_add", "dealer_fixed", "deal_from_dealer", "flip3_actions_at_once", "v_onemore_no_stay",
+         "v_halve_bonus")
 
 
 def engine(name: str) -> EngineAdapter:
@@ -57,7 +59,8 @@ def check_saved_run(name: str, error: EngineDivergence) -> None:
     assert (failures[0].expected, failures[0].found) == (error.expected, error.found)
 
 
-@pytest.mark.clause("F7-MOD-X2", "F7-DEALER-ROTATION", "F7-DEAL-ORDER", "F7-FLIP3-SETASIDE", "V-ONEMORE-STAY")
+@pytest.mark.clause("F7-MOD-X2", "F7-DEALER-ROTATION", "F7-DEAL-ORDER", "F7-FLIP3-SETASIDE", "V-ONEMORE-STAY",
+                    "V-SCORE")
 @pytest.mark.parametrize("name", QUICK)
 def test_machine_catches_a_mutant(name: str, tmp_path: Path) -> None:
     error = catch(name, 150, tmp_path)

@@ -10,11 +10,11 @@ from typing import Any, Final
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
-from flip7_spec.cards import Card
+from flip7_spec.cards import Card, Kind, card
 from flip7_spec.events import Choice, Decision, Event
 from flip7_spec.machine import Game
 from flip7_spec.rulesets import Ruleset
-from flip7_spec.steering import PileSteering, any_number, card_text, new_number_for, rig
+from flip7_spec.steering import PileSteering, Wanted, any_number, card_text, new_number_for, rig
 from flip7_spec.strategies.choosers import data_chooser
 from flip7_spec.strategies.games import DEFAULT_MAX_DECISIONS, Reshuffle, Script, play_steered
 from flip7_spec.strategies.setups import Draw, draw_piles
@@ -78,6 +78,89 @@ class _Flip7InFlip3(_HeroScript):
             elif event.kind == "flip7" and last_draw is not None and last_draw.get("via") == "flip3":
                 return True
         return False
+
+
+SCALING_KINDS: Final = frozenset({Kind.MULTIPLY, Kind.HALVE})
+"""The Modifiers that scale the sum of the Numbers (x2 in the base game, /2 in Vengeance)."""
+
+
+def _scaling(c: Card, chosen: list[Card]) -> bool:
+    return c.kind in SCALING_KINDS
+
+
+def _plain_new_number(held: set[int]) -> Wanted:
+    """A Number without a special effect whose value is neither in ``held`` nor among the cards picked
+    before it."""
+    def accept(c: Card, chosen: list[Card]) -> bool:
+        return c.is_number and c.special is None and c.value not in held and all(c.value != o.value for o in chosen)
+
+    return accept
+
+
+class _Flip7Scaled(Script):
+    """The first player to decide (the hero) takes a scaling Modifier (x2 in the base game; in Vengeance
+    the /2, which they play on themselves), then one new Number per Hit up to seven values, while everyone
+    else stays (or, where they may not stay yet, hits a new Number): a Flip 7 scored with a scaling Modifier
+    in the row, where the 15-point bonus is added after the scaling (F7-MOD-X2, F7-FLIP7-BONUS, V-SCORE).
+    Every game whose deck has such a Modifier qualifies."""
+
+    name = "flip7_scaled"
+    needs_flip7 = False
+
+    def __init__(self) -> None:
+        self.hero: int | None = None
+        self.last_hit: int | None = None  # the ply of the hero's Hit for the seventh value
+
+    def prepare(self, draw: Draw, setup: GameSetup) -> GameSetup:
+        """The initial deal on; the top of the deck two laps of plain Numbers, the first lap of 8 or more and
+        the second of 7 or less: the deal, and the Hits a minimum to stay forces before anyone decides, bring
+        no bust and no Action."""
+        ruleset = setup.ruleset.with_options(initial_deal=True)
+        deck = setup.cards()
+        if not any(_scaling(c, []) for c in deck):
+            _reject()
+
+        def high(c: Card, chosen: list[Card]) -> bool:
+            return c.is_number and c.special is None and c.value >= 8
+
+        def low(c: Card, chosen: list[Card]) -> bool:
+            return c.is_number and c.special is None and c.value <= 7
+
+        rigged = rig(deck, [high] * setup.players + [low] * setup.players)
+        if rigged is None:
+            _reject()
+        assert rigged is not None
+        return GameSetup(ruleset, setup.players, setup.dealer, tuple(c.text for c in rigged))
+
+    def choose(self, game: Game, decision: Decision, steering: PileSteering) -> Choice | None:
+        if game.round > 1:
+            return None
+        if self.hero is None:
+            self.hero = decision.player
+        hero = self.hero
+        if decision.kind == "target" and hero in decision.options and (
+                (decision.card is None and decision.player == hero)
+                or (decision.card is not None and _scaling(card(decision.card), []))):
+            return hero  # the scaling Modifier, and a choice the Flip 7 leaves (the bonus), go to the hero
+        if decision.kind != "hit_or_stay" or "hit" not in decision.options:
+            return None
+        held = set(game.players[decision.player].values)
+        if decision.player != hero:
+            if "stay" in decision.options:
+                return "stay"
+            return "hit" if steering.put_on_top([_plain_new_number(held)]) else None
+        scaled = any(_scaling(c, []) for c in game.players[hero].cards)
+        if not steering.put_on_top([_plain_new_number(held)] if scaled else [_scaling]):
+            return None
+        if scaled and len(held) == 6:
+            self.last_hit = len(game.history)
+        return "hit"
+
+    def reached(self, game: Game, events: Sequence[Event], reshuffles: Sequence[Reshuffle]) -> bool:
+        ply = self.last_hit
+        if ply is None or ply >= len(game.history):
+            return False
+        return any(e.kind == "flip7" and e.player == self.hero for e in game.history[ply].events)
 
 
 class _ChancePassed(_HeroScript):
@@ -219,6 +302,7 @@ class _TwoDecks(Script):
 
 SCENARIOS: Final[dict[str, Callable[[], Script]]] = {
     "flip7_in_flip3": _Flip7InFlip3,
+    "flip7_scaled": _Flip7Scaled,
     "reshuffle_in_flip3": _ReshuffleInFlip3,
     "chance_passed": _ChancePassed,
     "all_bust": _AllBust,
@@ -238,11 +322,11 @@ def _reject() -> None:
 def rare_games(draw: st.DrawFn, scenario: str, rulesets: st.SearchStrategy[Ruleset] | None = None,
                max_decisions: int = DEFAULT_MAX_DECISIONS, then: int | None = 30) -> GameRecord:
     """Games steered into the rare state ``scenario`` (a key of :data:`SCENARIOS`): each generated game
-    reaches it (others are rejected). Scenarios other than ``two_decks`` steer base-game rulesets (default
-    :func:`rulesets` of the base game, with the options a scenario needs set); the rest of the game after
-    the rare state is played as in :func:`played_games`, for ``then`` more decisions after the end of that
-    round (None: to the end, within ``max_decisions``). ``two_decks`` games stop after at most 150
-    decisions (a game of 19 or more players is long)."""
+    reaches it (others are rejected). ``two_decks`` and ``flip7_scaled`` steer rulesets of either game, the
+    other scenarios base-game rulesets (default :func:`rulesets` of the games a scenario steers, with the
+    options it needs set); the rest of the game after the rare state is played as in :func:`played_games`,
+    for ``then`` more decisions after the end of that round (None: to the end, within ``max_decisions``).
+    ``two_decks`` games stop after at most 150 decisions (a game of 19 or more players is long)."""
     if scenario not in SCENARIOS:
         raise InvalidArgument(f"unknown scenario {scenario!r}; scenarios are {', '.join(SCENARIOS)}")
     script = SCENARIOS[scenario]()

@@ -25,9 +25,13 @@ from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure, ReferenceA
 from flip7_spec.protocol.process import ProcessEngine
 from flip7_spec.registry import Role, definition_of
 from flip7_spec.rulesets import Ruleset, default_preset, preset
+from flip7_spec.steering import PileSteering
 from flip7_spec.strategies import (
+    DEFAULT_MAX_DECISIONS,
+    SCENARIOS,
     Draw,
     GameSetup,
+    Script,
     game_setups,
     option_values,
     playable_presets,
@@ -98,12 +102,15 @@ class DifferentialMachine(RuleBasedStateMachine):
     """The reference and an engine under test in lockstep (build it with :func:`differential_machine`).
 
     The start rule draws a setup, plays up to 100 decisions on the reference (decisions and reshuffle orders
-    from Hypothesis), starts the engine with the same ruleset, players, Dealer, deck and reshuffle orders,
-    feeds it the same decisions and compares every observation. The decide rule then goes on one decision
-    at a time. When the reference needs a new reshuffle, the engine is started again with the longer list
-    of orders and every decision is fed again (the protocol gives reshuffle orders up front). Observations
-    are compared whole, ``pending.options`` included when the engine declares the ``legal`` level; an engine
-    without the ``game`` level is compared on its first round only.
+    from Hypothesis), starts the engine with the same ruleset, players, Dealer, deck (in the order the cards
+    were really drawn) and reshuffle orders, feeds it the same decisions and compares every observation.
+    Hypothesis also draws whether a run is steered into a rare state: a script of
+    :data:`~flip7_spec.strategies.SCENARIOS` for the setup's game then rigs the setup and, through the whole
+    first round (played at once), forces choices and moves cards of the pile to its top. The decide rule
+    then goes on one decision at a time. When the reference needs a new reshuffle, the engine is started
+    again with the longer list of orders and every decision is fed again (the protocol gives reshuffle
+    orders up front). Observations are compared whole, ``pending.options`` included when the engine declares
+    the ``legal`` level; an engine without the ``game`` level is compared on its first round only.
     """
 
     engine_spec: ClassVar[str | EngineAdapter | None] = None
@@ -303,24 +310,64 @@ class DifferentialMachine(RuleBasedStateMachine):
         path.write_text(text, encoding="utf-8")
         return path
 
+    def _steering(self, data: st.DataObject, setup: GameSetup) -> tuple[Script | None, GameSetup]:
+        """When Hypothesis draws a steered run: a rare-state script for the setup's game and the setup it
+        prepares, if the engine declares the options that setup uses; otherwise no script and the setup
+        unchanged (a steered run shrinks towards an unsteered one)."""
+        if not data.draw(st.booleans(), label="steered"):
+            return None, setup
+        names = [n for n, make in SCENARIOS.items() if setup.ruleset.game == "flip7" or not make().needs_flip7]
+        script = SCENARIOS[data.draw(st.sampled_from(names), label="scenario")]()
+        prepared = script.prepare(data.draw, setup)
+        if not self._declares(prepared.ruleset):
+            return None, setup
+        return script, prepared
+
+    def _declares(self, ruleset: Ruleset) -> bool:
+        """Whether the engine's handshake declares ``ruleset``: its preset, and each option at the preset's
+        value or at a value the handshake lists."""
+        if self.engine_spec is None:
+            return True
+        hello = self.hello()
+        if ruleset.name not in hello.get("rulesets", []):
+            return False
+        base = preset(ruleset.name)
+        declared = hello.get("options", {})
+        for option in ruleset.OPTIONS:
+            value = getattr(ruleset, option)
+            listed = declared.get(option, [])
+            if not (_same_value(value, getattr(base, option)) or listed == "any"
+                    or any(_same_value(value, w) for w in listed)):
+                return False
+        return True
+
     @initialize(data=st.data())
     def start(self, data: st.DataObject) -> None:
         self.draw = data.draw
-        setup = data.draw(self.setups(), label="setup")
+        script, setup = self._steering(data, data.draw(self.setups(), label="setup"))
         self.setup = setup
 
         def reshuffler(discard: list[Card]) -> list[Card]:
             return self._reshuffle(discard)
 
-        self.game = make_game(setup.ruleset, setup.players, setup.cards(), setup.dealer, reshuffler)
+        deck = setup.cards()
+        self.game = make_game(setup.ruleset, setup.players, list(deck), setup.dealer, reshuffler)
+        steering = PileSteering(self.game, deck)
         events: list[Event] = self.game.start()
         self.start_observation = self.game.observation()
         self.start_events = [e.to_json() for e in events]
-        for _ in range(data.draw(st.integers(0, 100), label="decisions played at once")):
-            if self.finished():
-                break
+        at_once = data.draw(st.integers(0, 100), label="decisions played at once")
+        while not self.finished() and (len(self.choices) < at_once or (
+                script is not None and self.game.round == 1 and len(self.choices) < DEFAULT_MAX_DECISIONS)):
             options = self.game.legal()
-            self._reference_step(options[option_index(data.draw, options)])
+            forced = None
+            if script is not None and not self.orders and self.game.pending is not None:
+                forced = script.choose(self.game, self.game.pending, steering)
+            if forced is None or forced not in options:
+                forced = options[option_index(data.draw, options)]
+            self._reference_step(forced)
+        if script is not None:  # the deck as the cards were really drawn, the steering included
+            self.setup = GameSetup(setup.ruleset, setup.players, setup.dealer, tuple(c.text for c in deck))
         self._engine_replay()
 
     @precondition(lambda self: not self.finished())
