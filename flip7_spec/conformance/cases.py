@@ -39,6 +39,10 @@ class Case:
     clauses: frozenset[str] | None = None
     """The clauses the case exercises, when whoever built it counted them already (see
     :mod:`flip7_spec.conformance.coverage`)."""
+    shortfalls: dict[str, dict[str, str]] | None = None
+    """On the last generated case of a run with aimed games: per ruleset name, the expected clauses the
+    generated cases still exercise fewer times than asked, each with the reason (see
+    :func:`flip7_spec.conformance.steer.aimed_cases`)."""
 
 
 def scoring_cases(ruleset: Ruleset, fresh: bool = False) -> list[Case]:

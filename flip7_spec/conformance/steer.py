@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from flip7_spec.cards import Card, Kind, card
@@ -48,8 +48,9 @@ from flip7_spec.trace.record import record_choices
 DEFAULT_CAP = 120
 """Candidate games tried per ruleset by default before the generator gives up on the clauses still short."""
 
-LOW_TARGETS = (1, 15, 30, 60, 100)
-"""Target scores of aimed games (when the engine declares other target scores): games end in a few rounds."""
+LOW_TARGETS = (1, 1, 15, 30, 60, 100)
+"""Target scores of aimed games (when the engine declares other target scores), drawn uniformly: most games
+end with their first round, the others in a few rounds."""
 
 MAX_DECISIONS = 600
 MAX_RESHUFFLES = 40
@@ -103,14 +104,14 @@ def _option_changes(ruleset: Ruleset, aimed_at: str, short: set[str], variants: 
     names, and ``true`` for a switch whose clause id is a prefix of its id (``V-BRUTAL`` for
     ``V-BRUTAL-FLIP7``); one time in three, values for other short clauses too. A low target score when the
     engine takes any."""
-    targets = [aimed_at] + (sorted(short) if rng.random() < 0.33 else [])
+    targets = [aimed_at] + (rng.sample(sorted(short - {aimed_at}), min(5, len(short) - 1)) if rng.random() < 0.6 else [])
     changes: dict[str, Any] = {}
     for name in ruleset.OPTIONS:  # an option whose own value the engine does not declare plays a declared one
         declared = _declared(variants, name)
         own = getattr(ruleset, name)
         if isinstance(declared, list) and declared and not any(type(v) is type(own) and v == own for v in declared):
             changes[name] = rng.choice(declared)
-    for wanted in targets[:4]:
+    for wanted in targets:
         governing = clause(wanted).option if wanted in CLAUSES else None
         for name, option in ruleset.OPTIONS.items():
             values = _allowed(ruleset, name, variants)
@@ -125,50 +126,159 @@ def _option_changes(ruleset: Ruleset, aimed_at: str, short: set[str], variants: 
                 own = [v for v in values if option.clause_of(v) == wanted] or values
                 changes[name] = rng.choice(own)
     counted = any(ruleset.OPTIONS[name].values() is None for name in changes)  # a round limit, say: play it out
-    if _declared(variants, "target_score") == "any" and not counted and rng.random() < 0.6:
+    if _declared(variants, "target_score") == "any" and not counted and rng.random() < 0.85:
         changes["target_score"] = rng.choice(LOW_TARGETS)
     return changes
 
 
-HUNTS = ("flip7", "actions", "actions", "actions", "bottom", "small_deck", "tie", "all_bust", "free")
-"""The ways an aimed game is steered (see the module docstring); ``small_deck`` only when the engine takes
-custom decks."""
+HUNTS = ("flip7", "actions", "actions", "actions", "bottom", "small_deck", "tiny_deck", "still_deck",
+         "still_deck", "tie", "all_bust", "free")
+"""The ways an aimed game is steered (see the module docstring), a hunt named twice twice as likely (a
+still-deck game costs an engine almost nothing); the deck hunts (:data:`DECK_HUNTS`) only when the engine
+takes custom decks."""
+
+DECK_HUNTS = ("small_deck", "tiny_deck", "still_deck")
+"""Hunts that play a deck of their own, made from the ruleset's cards."""
+
+UNSTEERED = ("bottom", "free", *DECK_HUNTS)
+"""Hunts whose players choose at random (or always Hit, on a deck of their own) rather than being steered."""
+
+MISSES = 16
+"""Aimed candidates a short clause gets without exercising it before the generator sets it aside for the
+rest of the ruleset's candidates (and says so, see :func:`aimed_cases`): the others are not starved by one
+the hunts cannot reach."""
+
+BATCH = 4
+"""Candidates played for each game kept: the one worth most (:func:`_worth`) is kept. A candidate costs
+the reference a few milliseconds, a kept game costs the engine a case."""
+
+CASE_COST = 60
+"""An engine's cost of one more game case, in decisions: a case's own start and comparison cost about as
+much as sixty decisions do."""
+
+SCARCE = 3
+"""The weight of a short clause already exercised by fewer cases than another: each case fewer multiplies
+its chance of being aimed at by this."""
 
 
-def _aim(ruleset: Ruleset, players: Sequence[int], short: set[str], variants: Mapping[str, Any] | None,
-         decks: bool, rng: random.Random, produced: Mapping[str, set[str]], fewest: set[str] | None = None) -> Aim:
-    """The next candidate: aimed at one of the short clauses with the fewest cases (an unreached one first),
-    with a hunt that produced it before more likely."""
-    aimed_at = rng.choice(sorted(fewest or short))
+@dataclass
+class Hunting:
+    """What the aimed candidates of one ruleset have shown so far: per hunt, how many were played and how
+    many exercised each clause; per clause, how many candidates aimed at it missed it."""
+
+    played: Counter[str] = field(default_factory=Counter)
+    produced: dict[str, Counter[str]] = field(default_factory=dict)
+    misses: Counter[str] = field(default_factory=Counter)
+    hunts: dict[str, Counter[str]] = field(default_factory=dict)
+    """Per clause, the hunts of the candidates aimed at it."""
+
+    def record(self, aimed_at: str, hunt: str, found: frozenset[str]) -> None:
+        """Count one candidate aimed at ``aimed_at`` with ``hunt`` that exercised ``found``."""
+        self.played[hunt] += 1
+        self.produced.setdefault(hunt, Counter()).update(found)
+        self.hunts.setdefault(aimed_at, Counter())[hunt] += 1
+        if aimed_at not in found:
+            self.misses[aimed_at] += 1
+
+    def rate(self, hunt: str, clause: str) -> float:
+        """The share of ``hunt``'s candidates that exercised ``clause`` (0 before any was played)."""
+        played = self.played[hunt]
+        return self.produced.get(hunt, Counter())[clause] / played if played else 0.0
+
+    def target(self, short: Sequence[str], counts: Mapping[str, int], rng: random.Random) -> str:
+        """The clause the next candidate aims at, among ``short`` (not empty): the fewer cases a clause has,
+        the likelier (:data:`SCARCE`), and a clause some hunt has exercised before is likelier than one
+        that candidates have missed so far."""
+        least = min(counts.get(c, 0) for c in short)
+        weights = []
+        for c in short:
+            known = max((self.rate(h, c) for h in self.played), default=0.0)
+            weights.append(SCARCE ** (least - counts.get(c, 0)) * (1.0 + 4.0 * known) / (1.0 + self.misses[c]))
+        return rng.choices(sorted(short), [w for _, w in sorted(zip(short, weights, strict=True))])[0]
+
+    def reason(self, clause: str) -> str:
+        """Why ``clause`` was set aside: the candidates aimed at it and their hunts."""
+        tried = self.hunts.get(clause, Counter())
+        hunts = ", ".join(f"{h} {n}" for h, n in sorted(tried.items(), key=lambda kv: (-kv[1], kv[0])))
+        return f"not exercised by {self.misses[clause]} aimed candidate games ({hunts})"
+
+
+def _aim(ruleset: Ruleset, players: Sequence[int], aimed_at: str, short: set[str],
+         variants: Mapping[str, Any] | None, decks: bool, rng: random.Random, hunting: Hunting) -> Aim:
+    """The next candidate, aimed at ``aimed_at``: its option values, player count and hunt (a hunt that
+    exercised that clause before is likelier, the likelier the more often it did; one already tried for it
+    less likely, so that a clause no hunt has exercised yet meets each in turn)."""
     changes = _option_changes(ruleset, aimed_at, short, variants, rng)
     try:
         steered = ruleset.with_options(**changes) if changes else ruleset
     except Flip7Error:
         steered = ruleset
-    hunts = [h for h in HUNTS if decks or h != "small_deck"]
-    weights = [4.0 if aimed_at in produced.get(h, ()) else 1.0 for h in hunts]
+    hunts = [h for h in HUNTS if decks or h not in DECK_HUNTS]
+    tried = hunting.hunts.get(aimed_at, Counter())
+    weights = [(1.0 + 8.0 * hunting.rate(h, aimed_at)) / (1.0 + tried[h]) ** 2 for h in hunts]
     hunt = rng.choices(hunts, weights)[0]
     if hunt == "tie" and _declared(variants, "target_score") == "any":
         steered = steered.with_options(target_score=rng.randint(1, 8))
-    if hunt == "small_deck":
-        small = replace(steered, deck=_small_deck(steered, rng))
-        try:
-            steered = ruleset_from_json(small.to_json())  # a deck an engine is sent must be a valid ruleset
-        except Flip7Error:
-            hunt = "free"
-    if hunt == "bottom" and steered.target_score < ruleset.target_score:
-        steered = steered.with_options(target_score=ruleset.target_score)  # the game must last the whole pile
     low = max(steered.min_players, 1)
     high = steered.max_players or max(players)
     counts = [min(max(p, low), high) for p in players]
     count = rng.choice(counts)
-    if any("TWO-DECKS" in c for c in short) and rng.random() < 0.3:
-        more = steered.players_per_deck + 1
-        if low <= more <= 8 or (more > 8 and rng.random() < 0.2):
-            count = more if not steered.max_players or steered.max_players >= more else count
+    if hunt in DECK_HUNTS:
+        made = _deck_hunt(steered, hunt, count, variants, rng)
+        if made is None:
+            hunt = "free"
+        else:
+            steered = made
+    if hunt == "bottom" and steered.target_score < ruleset.target_score:
+        steered = steered.with_options(target_score=ruleset.target_score)  # the game must last the whole pile
+    if "TWO-DECKS" in aimed_at or (any("TWO-DECKS" in c for c in short) and rng.random() < 0.3):
+        count, steered = _more_than_a_deck(steered, count, variants, rng)
     deck = steered.deck_cards(count)
     specials = sorted({c.text for c in deck if not c.is_number or c.special is not None or c.value == 0})
     return Aim(steered, count, hunt, tuple(specials))
+
+
+def _more_than_a_deck(ruleset: Ruleset, count: int, variants: Mapping[str, Any] | None,
+                      rng: random.Random) -> tuple[int, Ruleset]:
+    """A player count (and ruleset) for which one deck is not enough: one more player than a deck serves
+    when the player limits allow it, else fewer players per deck when the engine takes another value."""
+    more = ruleset.players_per_deck + 1
+    if (not ruleset.max_players or ruleset.max_players >= more) and (more <= 8 or rng.random() < 0.2):
+        return more, ruleset
+    if _declared(variants, "players_per_deck") == "any" and count >= 2:
+        try:
+            return count, ruleset.with_options(players_per_deck=rng.randint(1, count - 1))
+        except Flip7Error:
+            pass
+    return count, ruleset
+
+
+def _deck_hunt(ruleset: Ruleset, hunt: str, players: int, variants: Mapping[str, Any] | None,
+               rng: random.Random) -> Ruleset | None:
+    """``ruleset`` with the deck of a deck hunt (None when the reference refuses it):
+
+    - ``small_deck``: a few of its cards, often mostly Actions: the piles run out within a round;
+    - ``tiny_deck``: about one Number a player, with different values, an Action and now and then another
+      card: the deck runs out within the first round, the discard pile holding that Action or nothing
+      (players always Hit);
+    - ``still_deck``: a few cards that score nothing (Numbers worth 0, now and then an Action or Second
+      Chance), under a round limit when the engine takes one (a long one for the bare 0s, which then deal
+      out round after round with no decision): rounds pass, or cycle, without a point.
+    """
+    if hunt == "small_deck":
+        deck = _small_deck(ruleset, rng)
+    elif hunt == "tiny_deck":
+        deck = _tiny_deck(ruleset, players, rng)
+    else:
+        if _declared(variants, "round_limit") != "any":
+            return None
+        bare = rng.random() < 0.5
+        deck = _still_deck(ruleset, bare, rng)
+        ruleset = ruleset.with_options(round_limit=30 if bare else rng.choice((2, 30)))
+    try:
+        return ruleset_from_json(replace(ruleset, deck=deck).to_json())  # a deck an engine is sent must be valid
+    except Flip7Error:
+        return None
 
 
 def _small_deck(ruleset: Ruleset, rng: random.Random) -> tuple[tuple[str, int], ...]:
@@ -183,6 +293,35 @@ def _small_deck(ruleset: Ruleset, rng: random.Random) -> tuple[tuple[str, int], 
     return tuple(sorted(kept.items()))
 
 
+def _tiny_deck(ruleset: Ruleset, players: int, rng: random.Random) -> tuple[tuple[str, int], ...]:
+    """Numbers of ``ruleset``'s deck with different values, about one a player (from one fewer to two more),
+    with one of its Actions (the discard pile then holds a card while the deck runs out) and one time in two
+    one of its other cards."""
+    numbers = sorted({text for text, n in ruleset.deck if n > 0 and card(text).is_number})
+    actions = sorted({text for text, n in ruleset.deck if n > 0 and not card(text).is_number
+                      and not card(text).is_modifier})
+    others = sorted({text for text, n in ruleset.deck if n > 0 and not card(text).is_number})
+    rng.shuffle(numbers)
+    kept = Counter(numbers[:max(1, players + rng.randint(-1, 2))])
+    if actions:
+        kept[rng.choice(actions)] += 1
+    if others and rng.random() < 0.5:
+        kept[rng.choice(others)] += 1
+    return tuple(sorted(kept.items()))
+
+
+def _still_deck(ruleset: Ruleset, bare: bool, rng: random.Random) -> tuple[tuple[str, int], ...]:
+    """One or two Numbers worth 0 (the game's plain 0), unless ``bare`` with an Action of ``ruleset``'s deck
+    or two: a deck no round scores a point from."""
+    kept = Counter({"0": rng.randint(1, 2)})
+    actions = sorted({text for text, n in ruleset.deck if n > 0 and not card(text).is_number
+                      and not card(text).is_modifier})
+    if actions and not bare:
+        for _ in range(rng.randint(1, 2)):
+            kept[rng.choice(actions)] += 1
+    return tuple(sorted(kept.items()))
+
+
 class _Hunter:
     """Chooses for an aimed game and steers its pile before the first reshuffle."""
 
@@ -192,13 +331,19 @@ class _Hunter:
         self.steering = PileSteering(game, deck)
         self.hero: int | None = None
         self.reshuffled = False
+        self.drawing = False  # a drawing Action's tangle is on top of the pile
 
     def choose(self, game: Game, decision: Decision) -> Choice:
         hunt = self.aim.hunt
         if decision.kind == DecisionKind.TARGET and hunt in ("flip7", "actions") and \
-                decision.player in decision.options and self.rng.random() < (0.9 if hunt == "flip7" else 0.5):
+                decision.player in decision.options and \
+                self.rng.random() < (0.9 if hunt == "flip7" or self.drawing else 0.5):
+            self.drawing = False
             return decision.player  # the revealer takes it: the cards steered for them arrive
-        if decision.kind != DecisionKind.HIT_OR_STAY or self.reshuffled or hunt in ("bottom", "small_deck", "free"):
+        if decision.kind == DecisionKind.HIT_OR_STAY and hunt in ("tiny_deck", "still_deck") and \
+                "hit" in decision.options:
+            return "hit"  # the piles run out, or the cards come round again
+        if decision.kind != DecisionKind.HIT_OR_STAY or self.reshuffled or hunt in UNSTEERED:
             return random_policy(game, decision, self.rng)
         if hunt == "flip7":
             return self._flip7(game, decision)
@@ -226,10 +371,13 @@ class _Hunter:
         actions = [t for t in self.aim.specials if not card(t).is_number and not card(t).is_modifier]
         drawing = [t for t in actions if t in ("FLIP3", "FLIP4")]
         if drawing and held and self.rng.random() < 0.3:
-            # a drawing Action, another Action held back or set aside, then a bust: what happens to it?
-            first, second = self.rng.choice(drawing), self.rng.choice(actions)
-            return [lambda c, chosen: c.text == first, lambda c, chosen: c.text == second,
-                    lambda c, chosen: c.is_number and c.value in held]
+            # a drawing Action, another Action held back or set aside, then a bust or a third Action: what
+            # happens to the set-aside cards? (its revealer takes it, see choose)
+            first, second, third = self.rng.choice(drawing), self.rng.choice(actions), self.rng.choice(actions)
+            self.drawing = True
+            last: Wanted = (lambda c, chosen: c.is_number and c.value in held) if self.rng.random() < 0.6 \
+                else (lambda c, chosen: c.text == third)
+            return [lambda c, chosen: c.text == first, lambda c, chosen: c.text == second, last]
         first = self.rng.choice(actions or list(self.aim.specials))
         wanted: list[Wanted] = [lambda c, chosen: c.text == first]
         for _ in range(self.rng.randint(0, 3)):
@@ -346,40 +494,80 @@ def aimed_game(aim: Aim, seed: str, index: int) -> AimedGame:
                      f"{seed}:aimed:{index}")
 
 
+def _worth(gained: set[str] | frozenset[str], counts: Mapping[str, int], least: int, decisions: int) -> float:
+    """What keeping a candidate is worth: for each short clause it exercises (``gained``), :data:`SCARCE`
+    times more the fewer cases that clause has, per engine cost (a case costs about :data:`CASE_COST`
+    decisions)."""
+    return sum(float(SCARCE) ** (least - 1 - counts.get(c, 0)) for c in gained) / (1.0 + decisions / CASE_COST)
+
+
 def aimed_cases(rulesets: Sequence[Ruleset], players: Sequence[int], seed: str, coverage: Coverage,
                 least: int, variants: Mapping[str, Any] | None = None, cap: int = DEFAULT_CAP,
-                decks: bool = True) -> Iterator[tuple[Case, frozenset[str]]]:
+                decks: bool = True, notes: dict[str, dict[str, str]] | None = None,
+                ) -> Iterator[tuple[Case, frozenset[str]]]:
     """Aimed games for each ruleset until every expected clause is exercised by ``least`` cases of
     ``coverage`` (which is updated with the cases kept), or ``cap`` candidates were tried. Each kept game
-    gives a game case (seed ``SEED:aimed``), with the clauses it exercises. ``decks``
-    says whether the engine takes custom decks (small-deck games need them)."""
+    gives a game case (seed ``SEED:aimed``), with the clauses it exercises. ``decks`` says whether the
+    engine takes custom decks (the deck hunts need them).
+
+    Candidates come in batches of :data:`BATCH`, of which the one worth most is kept (:func:`_worth`: the
+    short clauses it exercises, the scarcer the more, per engine cost). A clause that :data:`MISSES`
+    candidates aimed at it did not exercise is set aside for the rest of the ruleset's candidates. ``notes`` (when given) receives, per ruleset name, each expected clause still short
+    of ``least`` cases at the end, with the reason: set aside after so many candidates, or the cap reached."""
     for ruleset in rulesets:
         expected, _ = expected_clauses(ruleset, variants)
         rng = random.Random(f"{seed}:aimed:{ruleset.name}")
-        produced: dict[str, set[str]] = {}
-        for index in range(cap):
-            short = set(coverage.short(ruleset.name, expected, least))
+        hunting = Hunting()
+        set_aside: dict[str, str] = {}
+        index = 0
+        while index < cap:
+            short = set(coverage.short(ruleset.name, expected, least)) - set(set_aside)
             if not short:
                 break
             counts = coverage.counts.get(ruleset.name, Counter())
-            least_count = min(counts[c] for c in short)
-            fewest = {c for c in short if counts[c] == least_count}
-            aim = _aim(ruleset, players, short, variants, decks, rng, produced, fewest)
+            best: tuple[float, int, AimedGame, frozenset[str]] | None = None
+            for _ in range(min(BATCH, cap - index)):
+                aims = sorted(short - set(set_aside))
+                if not aims:
+                    break
+                aimed_at = hunting.target(aims, counts, rng)
+                aim = _aim(ruleset, players, aimed_at, short, variants, decks, rng, hunting)
+                played: AimedGame | None = None
+                found: frozenset[str] = frozenset()
+                try:
+                    aim.ruleset.check_players(aim.players)
+                    played = aimed_game(aim, seed, index)
+                    found = clauses_of_evidence(played.evidence)
+                except Flip7Error:
+                    pass  # a combination of options the reference refuses, or a game that would not end
+                hunting.record(aimed_at, aim.hunt, found)
+                if hunting.misses[aimed_at] >= MISSES and aimed_at not in found:
+                    set_aside[aimed_at] = hunting.reason(aimed_at)
+                if played is not None:
+                    worth = _worth(short & found, counts, least, len(played.choices))
+                    if worth > 0 and (best is None or worth > best[0]):
+                        best = (worth, index, played, found)
+                index += 1
+            if best is None:
+                continue
+            _, kept, played, found = best
             try:
-                aim.ruleset.check_players(aim.players)
-                played = aimed_game(aim, seed, index)
-                found = clauses_of_evidence(played.evidence)
-                produced.setdefault(aim.hunt, set()).update(found)
-                if not short & found:
-                    continue
                 trace = played.trace()
             except Flip7Error:
-                continue  # a combination of options the reference refuses, or a game that would not end
+                continue
             # The game case only: it holds the first round too, and the engine replays each aimed game once.
-            job = GameJob(aim.ruleset, aim.players, f"{seed}:aimed", index)
+            job = GameJob(played.aim.ruleset, played.aim.players, f"{seed}:aimed", kept)
             case = next(c for c in job_cases(job, trace) if c.level == "game")
             coverage.add(ruleset, "generated", found)
             yield case, found
+        if notes is not None:
+            counts = coverage.counts.get(ruleset.name, Counter())
+            left = {}
+            for clause_id in coverage.short(ruleset.name, expected, least):
+                left[clause_id] = set_aside.get(clause_id) or (
+                    f"the cap of {cap} aimed candidate games was reached ({hunting.hunts.get(clause_id, Counter()).total()}"
+                    f" aimed at it)" if index >= cap else "no aimed candidate game could be played")
+            notes[ruleset.name] = left
 
 
 def generated_and_aimed(rulesets: Sequence[Ruleset], players: Sequence[int], games: int, seed: str,
@@ -387,8 +575,11 @@ def generated_and_aimed(rulesets: Sequence[Ruleset], players: Sequence[int], gam
                         levels: frozenset[str]) -> Iterator[Case]:
     """The corpus's generated part: ``games`` generated games (their cases at ``levels``, each with the clauses
     it exercises), then aimed games until each expected clause has ``least`` generated cases (at most ``cap``
-    candidates per ruleset; none when ``least`` is 0 or the game level is not run)."""
+    candidates per ruleset; none when ``least`` is 0 or the game level is not run). The last case carries
+    the aim's notes (:attr:`Case.shortfalls`): per ruleset, the clauses still short of ``least`` generated
+    cases and why."""
     aiming = Coverage()
+    held: Case | None = None  # the latest case, yielded once the next one comes (the last carries the notes)
     for job in game_jobs(rulesets, players, games, seed, variants):
         trace = generated_game(job.ruleset, job.players, job.seed, job.index)
         clauses = trace_clauses(job.ruleset, trace)
@@ -396,8 +587,17 @@ def generated_and_aimed(rulesets: Sequence[Ruleset], players: Sequence[int], gam
             case.clauses = clauses[0] if case.level == "round" else clauses[1]
             if case.level in levels:
                 aiming.add(case.ruleset, "generated", case.clauses)
-                yield case
+                if held is not None:
+                    yield held
+                held = case
     if games and least > 0 and "game" in levels:
-        for case, found in aimed_cases(rulesets, players, seed, aiming, least, variants, cap, decks):
+        notes: dict[str, dict[str, str]] = {}
+        for case, found in aimed_cases(rulesets, players, seed, aiming, least, variants, cap, decks, notes):
             case.clauses = found
-            yield case
+            if held is not None:
+                yield held
+            held = case
+        if held is not None:
+            held.shortfalls = notes
+    if held is not None:
+        yield held
