@@ -285,7 +285,9 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
                                                    else str(fixtures))
     summary = summary_lines(collected, spec.name, elapsed, decisions, handshake_seconds)
     covered = summarise(settled_corpus.coverage, settled_corpus.variants, settled_corpus.ruleset_list)
-    for line in [*summary, *corpus_lines(collected, shown_from), *coverage_lines(covered, verbose),
+    aimed = settled_corpus.min_coverage if settled_corpus.games else 0
+    for line in [*summary, *corpus_lines(collected, shown_from),
+                 *coverage_lines(covered, verbose, aimed, explain=min_coverage is not None),
                  *skip_lines(collected), *cause_lines(collected), *fingerprint_lines(collected)]:
         say(line)
     if stopped is None:

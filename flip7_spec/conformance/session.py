@@ -58,7 +58,7 @@ class Corpus:
     min_coverage: int = 3
     """After the generated games, aimed games until each expected clause is exercised by this many generated
     cases (see :mod:`flip7_spec.conformance.steer`); 0: no aimed games."""
-    aim_cap: int = 120
+    aim_cap: int = 88
     """Aimed candidate games tried per ruleset at most."""
     decks: bool = True
     """Whether the engine takes custom decks (aimed games may then play small decks)."""

@@ -18,6 +18,7 @@ games. At most ``cap`` candidates are tried per ruleset.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
@@ -45,7 +46,7 @@ from flip7_spec.steering import PileSteering, Wanted, new_number_for, rig
 from flip7_spec.steering import card_text as card_is
 from flip7_spec.trace.record import record_choices
 
-DEFAULT_CAP = 120
+DEFAULT_CAP = 400
 """Candidate games tried per ruleset by default before the generator gives up on the clauses still short."""
 
 LOW_TARGETS = (1, 1, 15, 30, 60, 100)
@@ -102,9 +103,10 @@ def _option_changes(ruleset: Ruleset, aimed_at: str, short: set[str], variants: 
                     rng: random.Random) -> dict[str, Any]:
     """Option values to play for the clause ``aimed_at``: the value it belongs to, a value of the option it
     names, and ``true`` for a switch whose clause id is a prefix of its id (``V-BRUTAL`` for
-    ``V-BRUTAL-FLIP7``); one time in three, values for other short clauses too. A low target score when the
-    engine takes any."""
-    targets = [aimed_at] + (rng.sample(sorted(short - {aimed_at}), min(5, len(short) - 1)) if rng.random() < 0.6 else [])
+    ``V-BRUTAL-FLIP7``); three times in five, values for up to five other short clauses too (a kept game
+    then often exercises several). A low target score when the engine takes any."""
+    others = sorted(short - {aimed_at})
+    targets = [aimed_at] + (rng.sample(others, min(5, len(others))) if rng.random() < 0.6 else [])
     changes: dict[str, Any] = {}
     for name in ruleset.OPTIONS:  # an option whose own value the engine does not declare plays a declared one
         declared = _declared(variants, name)
@@ -131,7 +133,7 @@ def _option_changes(ruleset: Ruleset, aimed_at: str, short: set[str], variants: 
     return changes
 
 
-HUNTS = ("flip7", "actions", "actions", "actions", "bottom", "small_deck", "tiny_deck", "still_deck",
+HUNTS = ("flip7", "actions", "actions", "tangle", "bottom", "small_deck", "tiny_deck", "still_deck",
          "still_deck", "tie", "all_bust", "free")
 """The ways an aimed game is steered (see the module docstring), a hunt named twice twice as likely (a
 still-deck game costs an engine almost nothing); the deck hunts (:data:`DECK_HUNTS`) only when the engine
@@ -152,6 +154,10 @@ BATCH = 4
 """Candidates played for each game kept: the one worth most (:func:`_worth`) is kept. A candidate costs
 the reference a few milliseconds, a kept game costs the engine a case."""
 
+RESERVE = 8
+"""Candidates worth keeping that lost their batch, kept to compete in the next batches (worth is weighed
+again as the counts change)."""
+
 CASE_COST = 60
 """An engine's cost of one more game case, in decisions: a case's own start and comparison cost about as
 much as sixty decisions do."""
@@ -171,11 +177,15 @@ class Hunting:
     misses: Counter[str] = field(default_factory=Counter)
     hunts: dict[str, Counter[str]] = field(default_factory=dict)
     """Per clause, the hunts of the candidates aimed at it."""
+    producers: dict[str, set[str]] = field(default_factory=dict)
+    """Per clause, the hunts that exercised it at least once."""
 
     def record(self, aimed_at: str, hunt: str, found: frozenset[str]) -> None:
         """Count one candidate aimed at ``aimed_at`` with ``hunt`` that exercised ``found``."""
         self.played[hunt] += 1
         self.produced.setdefault(hunt, Counter()).update(found)
+        for c in found:
+            self.producers.setdefault(c, set()).add(hunt)
         self.hunts.setdefault(aimed_at, Counter())[hunt] += 1
         if aimed_at not in found:
             self.misses[aimed_at] += 1
@@ -185,6 +195,13 @@ class Hunting:
         played = self.played[hunt]
         return self.produced.get(hunt, Counter())[clause] / played if played else 0.0
 
+    def affinity(self, hunt: str, clause_id: str) -> float:
+        """How likely ``hunt`` seems to exercise ``clause_id``: its share of candidates that did, or half its
+        best share for a sibling clause (one that names the same option: another reading of the same rule)
+        when that is more."""
+        own = self.rate(hunt, clause_id)
+        return max([own, *(0.5 * self.rate(hunt, c) for c in _siblings(clause_id))])
+
     def target(self, short: Sequence[str], counts: Mapping[str, int], rng: random.Random) -> str:
         """The clause the next candidate aims at, among ``short`` (not empty): the fewer cases a clause has,
         the likelier (:data:`SCARCE`), and a clause some hunt has exercised before is likelier than one
@@ -192,7 +209,7 @@ class Hunting:
         least = min(counts.get(c, 0) for c in short)
         weights = []
         for c in short:
-            known = max((self.rate(h, c) for h in self.played), default=0.0)
+            known = max((self.rate(h, c) for h in self.producers.get(c, ())), default=0.0)
             weights.append(SCARCE ** (least - counts.get(c, 0)) * (1.0 + 4.0 * known) / (1.0 + self.misses[c]))
         return rng.choices(sorted(short), [w for _, w in sorted(zip(short, weights, strict=True))])[0]
 
@@ -203,11 +220,19 @@ class Hunting:
         return f"not exercised by {self.misses[clause]} aimed candidate games ({hunts})"
 
 
+@functools.cache
+def _siblings(clause_id: str) -> tuple[str, ...]:
+    """The other clauses that name the same option as ``clause_id`` (none when it names none)."""
+    option = clause(clause_id).option if clause_id in CLAUSES else None
+    return () if option is None else tuple(c.id for c in CLAUSES.values() if c.option == option and c.id != clause_id)
+
+
 def _aim(ruleset: Ruleset, players: Sequence[int], aimed_at: str, short: set[str],
          variants: Mapping[str, Any] | None, decks: bool, rng: random.Random, hunting: Hunting) -> Aim:
     """The next candidate, aimed at ``aimed_at``: its option values, player count and hunt (a hunt that
-    exercised that clause before is likelier, the likelier the more often it did; one already tried for it
-    less likely, so that a clause no hunt has exercised yet meets each in turn)."""
+    exercised that clause or a sibling before is likelier, the likelier the more often it did
+    (:meth:`Hunting.affinity`); one already tried for it less likely, so that a clause no hunt has
+    exercised yet meets each in turn)."""
     changes = _option_changes(ruleset, aimed_at, short, variants, rng)
     try:
         steered = ruleset.with_options(**changes) if changes else ruleset
@@ -215,7 +240,7 @@ def _aim(ruleset: Ruleset, players: Sequence[int], aimed_at: str, short: set[str
         steered = ruleset
     hunts = [h for h in HUNTS if decks or h not in DECK_HUNTS]
     tried = hunting.hunts.get(aimed_at, Counter())
-    weights = [(1.0 + 8.0 * hunting.rate(h, aimed_at)) / (1.0 + tried[h]) ** 2 for h in hunts]
+    weights = [(1.0 + 8.0 * hunting.affinity(h, aimed_at)) / (1.0 + tried[h]) ** 2 for h in hunts]
     hunt = rng.choices(hunts, weights)[0]
     if hunt == "tie" and _declared(variants, "target_score") == "any":
         steered = steered.with_options(target_score=rng.randint(1, 8))
@@ -335,11 +360,16 @@ class _Hunter:
 
     def choose(self, game: Game, decision: Decision) -> Choice:
         hunt = self.aim.hunt
-        if decision.kind == DecisionKind.TARGET and hunt in ("flip7", "actions") and \
+        if decision.kind == DecisionKind.TARGET and hunt in ("flip7", "actions", "tangle") and \
                 decision.player in decision.options and \
                 self.rng.random() < (0.9 if hunt == "flip7" or self.drawing else 0.5):
             self.drawing = False
             return decision.player  # the revealer takes it: the cards steered for them arrive
+        if decision.kind == DecisionKind.TARGET and hunt == "all_bust" and self.rng.random() < 0.7:
+            busted = [o for o in decision.options if isinstance(o, int) and not isinstance(o, bool)
+                      and 0 <= o < game.n and str(game.players[o].status) == "busted"]
+            if busted:
+                return self.rng.choice(busted)  # a card given to a busted player: does it count?
         if decision.kind == DecisionKind.HIT_OR_STAY and hunt in ("tiny_deck", "still_deck") and \
                 "hit" in decision.options:
             return "hit"  # the piles run out, or the cards come round again
@@ -356,26 +386,35 @@ class _Hunter:
                 if self.aim.specials and all(str(p.status) == "busted" for p in others):
                     # the only player left: an Action or a Modifier they must play on themselves
                     self.steering.put_on_top([card_is(self.rng.choice(self.aim.specials))])
+                elif self.aim.specials and any(str(p.status) == "busted" for p in others) and \
+                        self.rng.random() < 0.4:
+                    # a special card while someone has busted: one that may be given to them
+                    self.steering.put_on_top([card_is(self.rng.choice(self.aim.specials))])
                 else:
                     self.steering.put_on_top([lambda c, chosen: c.is_number and c.value in held])
                 return "hit"
             return random_policy(game, decision, self.rng)
+        if hunt == "tangle" and "hit" in decision.options:
+            if self.aim.specials:
+                self.steering.put_on_top(self._tangle(held, drawing_only=True))
+            return "hit"
         if "hit" in decision.options and self.rng.random() < 0.7:
             if self.rng.random() < 0.5 and self.aim.specials:
                 self.steering.put_on_top(self._tangle(held))
             return "hit"
         return random_policy(game, decision, self.rng)
 
-    def _tangle(self, held: set[int]) -> list[Wanted]:
-        """An Action followed by up to two more specials or a duplicate Number (a bust)."""
+    def _tangle(self, held: set[int], drawing_only: bool = False) -> list[Wanted]:
+        """An Action followed by up to two more specials or a duplicate Number (a bust); with
+        ``drawing_only`` (when the deck has one) always a drawing Action followed by two cards it draws."""
         actions = [t for t in self.aim.specials if not card(t).is_number and not card(t).is_modifier]
         drawing = [t for t in actions if t in ("FLIP3", "FLIP4")]
-        if drawing and held and self.rng.random() < 0.3:
+        if drawing and (drawing_only or (held and self.rng.random() < 0.3)):
             # a drawing Action, another Action held back or set aside, then a bust or a third Action: what
             # happens to the set-aside cards? (its revealer takes it, see choose)
             first, second, third = self.rng.choice(drawing), self.rng.choice(actions), self.rng.choice(actions)
             self.drawing = True
-            last: Wanted = (lambda c, chosen: c.is_number and c.value in held) if self.rng.random() < 0.6 \
+            last: Wanted = (lambda c, chosen: c.is_number and c.value in held) if held and self.rng.random() < 0.6 \
                 else (lambda c, chosen: c.text == third)
             return [lambda c, chosen: c.text == first, lambda c, chosen: c.text == second, last]
         first = self.rng.choice(actions or list(self.aim.specials))
@@ -415,6 +454,14 @@ def _rigged_deck(aim: Aim, rng: random.Random) -> list[Card]:
     rng.shuffle(deck)
     if aim.hunt == "tie":
         deck = _tie_deck(deck, aim.players, rng)
+    drawing = [t for t in aim.specials if t in ("FLIP3", "FLIP4")]
+    if aim.hunt == "tangle" and drawing and rng.random() < 0.5:
+        # a drawing Action within the deal: its target draws before everyone is dealt
+        first = rng.choice(drawing)
+        rigged = rig(deck, [lambda c, chosen: c.text == first])
+        if rigged is not None:
+            deck = rigged[1:]
+            deck.insert(rng.randrange(aim.players), rigged[0])
     if aim.hunt == "bottom" and aim.specials:
         # an Action second from the bottom: the pile runs out while it is being resolved
         action = rng.choice(aim.specials)
@@ -510,47 +557,49 @@ def aimed_cases(rulesets: Sequence[Ruleset], players: Sequence[int], seed: str, 
     gives a game case (seed ``SEED:aimed``), with the clauses it exercises. ``decks`` says whether the
     engine takes custom decks (the deck hunts need them).
 
-    Candidates come in batches of :data:`BATCH`, of which the one worth most is kept (:func:`_worth`: the
-    short clauses it exercises, the scarcer the more, per engine cost). A clause that :data:`MISSES`
-    candidates aimed at it did not exercise is set aside for the rest of the ruleset's candidates. ``notes`` (when given) receives, per ruleset name, each expected clause still short
-    of ``least`` cases at the end, with the reason: set aside after so many candidates, or the cap reached."""
+    Candidates come in batches of :data:`BATCH`; after each batch the candidate worth most is kept, among
+    the batch and the best :data:`RESERVE` earlier ones not kept yet (:func:`_worth`: the short clauses it
+    exercises, the scarcer the more, per engine cost). A clause that :data:`MISSES`
+    candidates aimed at it did not exercise is set aside for the rest of the ruleset's candidates. ``notes``
+    (when given) receives, per ruleset name, each expected clause still short of ``least`` cases at the end,
+    with the reason: set aside after so many candidates, or the cap reached."""
     for ruleset in rulesets:
         expected, _ = expected_clauses(ruleset, variants)
         rng = random.Random(f"{seed}:aimed:{ruleset.name}")
         hunting = Hunting()
         set_aside: dict[str, str] = {}
         index = 0
+        reserve: list[tuple[int, AimedGame, frozenset[str]]] = []  # candidates worth keeping, not kept yet
         while index < cap:
-            short = set(coverage.short(ruleset.name, expected, least)) - set(set_aside)
-            if not short:
+            wanting = set(coverage.short(ruleset.name, expected, least))
+            if not wanting - set(set_aside):
                 break
             counts = coverage.counts.get(ruleset.name, Counter())
-            best: tuple[float, int, AimedGame, frozenset[str]] | None = None
             for _ in range(min(BATCH, cap - index)):
-                aims = sorted(short - set(set_aside))
+                aims = sorted(wanting - set(set_aside))
                 if not aims:
                     break
                 aimed_at = hunting.target(aims, counts, rng)
-                aim = _aim(ruleset, players, aimed_at, short, variants, decks, rng, hunting)
-                played: AimedGame | None = None
+                aim = _aim(ruleset, players, aimed_at, wanting, variants, decks, rng, hunting)
                 found: frozenset[str] = frozenset()
                 try:
                     aim.ruleset.check_players(aim.players)
                     played = aimed_game(aim, seed, index)
                     found = clauses_of_evidence(played.evidence)
+                    reserve.append((index, played, found))
                 except Flip7Error:
                     pass  # a combination of options the reference refuses, or a game that would not end
                 hunting.record(aimed_at, aim.hunt, found)
                 if hunting.misses[aimed_at] >= MISSES and aimed_at not in found:
                     set_aside[aimed_at] = hunting.reason(aimed_at)
-                if played is not None:
-                    worth = _worth(short & found, counts, least, len(played.choices))
-                    if worth > 0 and (best is None or worth > best[0]):
-                        best = (worth, index, played, found)
                 index += 1
-            if best is None:
+            ranked = sorted(((_worth(wanting & f, counts, least, len(p.choices)), i, p, f) for i, p, f in reserve),
+                            key=lambda entry: (-entry[0], entry[1]))
+            ranked = [entry for entry in ranked if entry[0] > 0]
+            reserve = [(i, p, f) for _, i, p, f in ranked[1:RESERVE + 1]]
+            if not ranked:
                 continue
-            _, kept, played, found = best
+            _, kept, played, found = ranked[0]
             try:
                 trace = played.trace()
             except Flip7Error:
@@ -561,12 +610,12 @@ def aimed_cases(rulesets: Sequence[Ruleset], players: Sequence[int], seed: str, 
             coverage.add(ruleset, "generated", found)
             yield case, found
         if notes is not None:
-            counts = coverage.counts.get(ruleset.name, Counter())
             left = {}
             for clause_id in coverage.short(ruleset.name, expected, least):
+                aimed = hunting.hunts.get(clause_id, Counter()).total()
                 left[clause_id] = set_aside.get(clause_id) or (
-                    f"the cap of {cap} aimed candidate games was reached ({hunting.hunts.get(clause_id, Counter()).total()}"
-                    f" aimed at it)" if index >= cap else "no aimed candidate game could be played")
+                    f"the cap of {cap} aimed candidate games was reached ({aimed} aimed at it)" if index >= cap
+                    else "no aimed candidate game could be played")
             notes[ruleset.name] = left
 
 
