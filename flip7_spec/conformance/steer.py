@@ -104,7 +104,8 @@ def _option_changes(ruleset: Ruleset, aimed_at: str, short: set[str], variants: 
     """Option values to play for the clause ``aimed_at``: the value it belongs to, a value of the option it
     names, and ``true`` for a switch whose clause id is a prefix of its id (``V-BRUTAL`` for
     ``V-BRUTAL-FLIP7``); three times in five, values for up to five other short clauses too (a kept game
-    then often exercises several). A low target score when the engine takes any."""
+    then often exercises several). A low target score when the engine takes any, unless the clause aimed at
+    plays a whole-number option (a round limit: the game is played out)."""
     others = sorted(short - {aimed_at})
     targets = [aimed_at] + (rng.sample(others, min(5, len(others))) if rng.random() < 0.6 else [])
     changes: dict[str, Any] = {}
@@ -113,8 +114,10 @@ def _option_changes(ruleset: Ruleset, aimed_at: str, short: set[str], variants: 
         own = getattr(ruleset, name)
         if isinstance(declared, list) and declared and not any(type(v) is type(own) and v == own for v in declared):
             changes[name] = rng.choice(declared)
+    counted = False  # the aimed clause plays a whole-number option (a round limit, say): play it out
     for wanted in targets:
         governing = clause(wanted).option if wanted in CLAUSES else None
+        before = dict(changes)
         for name, option in ruleset.OPTIONS.items():
             values = _allowed(ruleset, name, variants)
             if not values:
@@ -127,7 +130,8 @@ def _option_changes(ruleset: Ruleset, aimed_at: str, short: set[str], variants: 
             elif name == governing or option.clause == wanted:
                 own = [v for v in values if option.clause_of(v) == wanted] or values
                 changes[name] = rng.choice(own)
-    counted = any(ruleset.OPTIONS[name].values() is None for name in changes)  # a round limit, say: play it out
+        if wanted == aimed_at:
+            counted = any(ruleset.OPTIONS[n].values() is None for n in changes if changes[n] != before.get(n))
     if _declared(variants, "target_score") == "any" and not counted and rng.random() < 0.85:
         changes["target_score"] = rng.choice(LOW_TARGETS)
     return changes
@@ -158,7 +162,7 @@ RESERVE = 8
 """Candidates worth keeping that lost their batch, kept to compete in the next batches (worth is weighed
 again as the counts change)."""
 
-CASE_COST = 60
+CASE_COST = 120
 """An engine's cost of one more game case, in decisions: a case's own start and comparison cost about as
 much as sixty decisions do."""
 
@@ -179,6 +183,8 @@ class Hunting:
     """Per clause, the hunts of the candidates aimed at it."""
     producers: dict[str, set[str]] = field(default_factory=dict)
     """Per clause, the hunts that exercised it at least once."""
+    missed_by: dict[str, Counter[str]] = field(default_factory=dict)
+    """Per clause, the hunts of the candidates aimed at it that missed it."""
 
     def record(self, aimed_at: str, hunt: str, found: frozenset[str]) -> None:
         """Count one candidate aimed at ``aimed_at`` with ``hunt`` that exercised ``found``."""
@@ -189,6 +195,7 @@ class Hunting:
         self.hunts.setdefault(aimed_at, Counter())[hunt] += 1
         if aimed_at not in found:
             self.misses[aimed_at] += 1
+            self.missed_by.setdefault(aimed_at, Counter())[hunt] += 1
 
     def rate(self, hunt: str, clause: str) -> float:
         """The share of ``hunt``'s candidates that exercised ``clause`` (0 before any was played)."""
@@ -231,19 +238,21 @@ def _aim(ruleset: Ruleset, players: Sequence[int], aimed_at: str, short: set[str
          variants: Mapping[str, Any] | None, decks: bool, rng: random.Random, hunting: Hunting) -> Aim:
     """The next candidate, aimed at ``aimed_at``: its option values, player count and hunt (a hunt that
     exercised that clause or a sibling before is likelier, the likelier the more often it did
-    (:meth:`Hunting.affinity`); one already tried for it less likely, so that a clause no hunt has
-    exercised yet meets each in turn)."""
+    (:meth:`Hunting.affinity`); one that missed it when aimed at it less likely, so that a clause no hunt
+    has exercised yet meets each in turn)."""
     changes = _option_changes(ruleset, aimed_at, short, variants, rng)
     try:
         steered = ruleset.with_options(**changes) if changes else ruleset
     except Flip7Error:
         steered = ruleset
     hunts = [h for h in HUNTS if decks or h not in DECK_HUNTS]
-    tried = hunting.hunts.get(aimed_at, Counter())
-    weights = [(1.0 + 8.0 * hunting.affinity(h, aimed_at)) / (1.0 + tried[h]) ** 2 for h in hunts]
+    missed = hunting.missed_by.get(aimed_at, Counter())
+    weights = [(1.0 + 8.0 * hunting.affinity(h, aimed_at)) / (1.0 + missed[h]) ** 2 for h in hunts]
     hunt = rng.choices(hunts, weights)[0]
     if hunt == "tie" and _declared(variants, "target_score") == "any":
         steered = steered.with_options(target_score=rng.randint(1, 8))
+    if hunt in ("tangle", "all_bust") and _declared(variants, "target_score") == "any" and not steered.round_limit:
+        steered = steered.with_options(target_score=rng.choice((1, 15)))  # what they steer happens in round 1
     low = max(steered.min_players, 1)
     high = steered.max_players or max(players)
     counts = [min(max(p, low), high) for p in players]
@@ -294,6 +303,8 @@ def _deck_hunt(ruleset: Ruleset, hunt: str, players: int, variants: Mapping[str,
         deck = _small_deck(ruleset, rng)
     elif hunt == "tiny_deck":
         deck = _tiny_deck(ruleset, players, rng)
+        if _declared(variants, "target_score") == "any" and not ruleset.round_limit:
+            ruleset = ruleset.with_options(target_score=rng.choice((1, 15)))  # each round reshuffles the deck
     else:
         if _declared(variants, "round_limit") != "any":
             return None
@@ -433,7 +444,7 @@ class _Hunter:
             return "stay" if "stay" in decision.options else "hit"
         held = set(game.players[self.hero].values)
         drawing = [t for t in self.aim.specials if t in ("FLIP3", "FLIP4", "ONEMORE")]
-        if len(held) >= 4 and drawing and self.rng.random() < 0.4:
+        if len(held) >= 3 and drawing and self.rng.random() < 0.6:
             action = self.rng.choice(drawing)
             wanted: list[Wanted] = [lambda c, chosen: c.text == action]
             if self.steering.put_on_top(wanted + [new_number_for(held)] * (7 - len(held))):
@@ -548,75 +559,121 @@ def _worth(gained: set[str] | frozenset[str], counts: Mapping[str, int], least: 
     return sum(float(SCARCE) ** (least - 1 - counts.get(c, 0)) for c in gained) / (1.0 + decisions / CASE_COST)
 
 
+class _RulesetAim:
+    """The aimed candidates of one ruleset: what they have learned, and the clauses set aside."""
+
+    def __init__(self, ruleset: Ruleset, players: Sequence[int], seed: str, coverage: Coverage, least: int,
+                 variants: Mapping[str, Any] | None, decks: bool) -> None:
+        self.ruleset, self.players, self.seed, self.coverage, self.least = ruleset, players, seed, coverage, least
+        self.variants, self.decks = variants, decks
+        self.expected, _ = expected_clauses(ruleset, variants)
+        self.rng = random.Random(f"{seed}:aimed:{ruleset.name}")
+        self.hunting = Hunting()
+        self.set_aside: dict[str, str] = {}
+        self.index = 0  # candidates played so far
+        self.reserve: list[tuple[int, AimedGame, frozenset[str]]] = []  # worth keeping, not kept yet
+
+    def wanting(self) -> set[str]:
+        """The expected clauses still short of ``least`` cases."""
+        return set(self.coverage.short(self.ruleset.name, self.expected, self.least))
+
+    def done(self) -> bool:
+        """Whether no clause is left to aim at (every one has its cases, or is set aside)."""
+        return not self.wanting() - set(self.set_aside)
+
+    def batch(self, allowance: int) -> Iterator[tuple[Case, frozenset[str]]]:
+        """Play up to :data:`BATCH` candidates (at most ``allowance``), then keep the one worth most among
+        them and the reserve, if any is worth something."""
+        wanting = self.wanting()
+        counts = self.coverage.counts.get(self.ruleset.name, Counter())
+        hunting = self.hunting
+        for _ in range(min(BATCH, allowance)):
+            aims = sorted(wanting - set(self.set_aside))
+            if not aims:
+                break
+            aimed_at = hunting.target(aims, counts, self.rng)
+            aim = _aim(self.ruleset, self.players, aimed_at, wanting, self.variants, self.decks, self.rng, hunting)
+            found: frozenset[str] = frozenset()
+            try:
+                aim.ruleset.check_players(aim.players)
+                played = aimed_game(aim, self.seed, self.index)
+                found = clauses_of_evidence(played.evidence)
+                self.reserve.append((self.index, played, found))
+            except Flip7Error:
+                pass  # a combination of options the reference refuses, or a game that would not end
+            hunting.record(aimed_at, aim.hunt, found)
+            if hunting.misses[aimed_at] >= MISSES and aimed_at not in found:
+                self.set_aside[aimed_at] = hunting.reason(aimed_at)
+            self.index += 1
+        ranked = sorted(((_worth(wanting & f, counts, self.least, len(g.choices)), i, g, f)
+                         for i, g, f in self.reserve), key=lambda entry: (-entry[0], entry[1]))
+        ranked = [entry for entry in ranked if entry[0] > 0]
+        self.reserve = [(i, g, f) for _, i, g, f in ranked[1:RESERVE + 1]]
+        if not ranked:
+            return
+        _, kept, played, found = ranked[0]
+        try:
+            trace = played.trace()
+        except Flip7Error:
+            return
+        # The game case only: it holds the first round too, and the engine replays each aimed game once.
+        job = GameJob(played.aim.ruleset, played.aim.players, f"{self.seed}:aimed", kept)
+        case = next(c for c in job_cases(job, trace) if c.level == "game")
+        self.coverage.add(self.ruleset, "generated", found)
+        yield case, found
+
+    def notes(self, spent: bool) -> dict[str, str]:
+        """Each expected clause still short, with the reason (``spent``: the candidate budget ran out)."""
+        left = {}
+        for clause_id in sorted(self.wanting()):
+            aimed = self.hunting.hunts.get(clause_id, Counter()).total()
+            left[clause_id] = self.set_aside.get(clause_id) or (
+                f"the budget of aimed candidate games was spent ({self.index} for {self.ruleset.name}, {aimed} "
+                f"aimed at it)" if spent else "no aimed candidate game could be played")
+        return left
+
+
 def aimed_cases(rulesets: Sequence[Ruleset], players: Sequence[int], seed: str, coverage: Coverage,
                 least: int, variants: Mapping[str, Any] | None = None, cap: int = DEFAULT_CAP,
                 decks: bool = True, notes: dict[str, dict[str, str]] | None = None,
                 ) -> Iterator[tuple[Case, frozenset[str]]]:
     """Aimed games for each ruleset until every expected clause is exercised by ``least`` cases of
-    ``coverage`` (which is updated with the cases kept), or ``cap`` candidates were tried. Each kept game
-    gives a game case (seed ``SEED:aimed``), with the clauses it exercises. ``decks`` says whether the
-    engine takes custom decks (the deck hunts need them).
+    ``coverage`` (which is updated with the cases kept), within a budget of ``cap`` candidates per ruleset:
+    each ruleset plays up to ``cap``, then the candidates the others left unplayed go, a batch at a time, to
+    the rulesets still short. Each kept game gives a game case (seed ``SEED:aimed``), with the clauses it
+    exercises. ``decks`` says whether the engine takes custom decks (the deck hunts need them).
 
     Candidates come in batches of :data:`BATCH`; after each batch the candidate worth most is kept, among
     the batch and the best :data:`RESERVE` earlier ones not kept yet (:func:`_worth`: the short clauses it
-    exercises, the scarcer the more, per engine cost). A clause that :data:`MISSES`
-    candidates aimed at it did not exercise is set aside for the rest of the ruleset's candidates. ``notes``
-    (when given) receives, per ruleset name, each expected clause still short of ``least`` cases at the end,
-    with the reason: set aside after so many candidates, or the cap reached."""
-    for ruleset in rulesets:
-        expected, _ = expected_clauses(ruleset, variants)
-        rng = random.Random(f"{seed}:aimed:{ruleset.name}")
-        hunting = Hunting()
-        set_aside: dict[str, str] = {}
-        index = 0
-        reserve: list[tuple[int, AimedGame, frozenset[str]]] = []  # candidates worth keeping, not kept yet
-        while index < cap:
-            wanting = set(coverage.short(ruleset.name, expected, least))
-            if not wanting - set(set_aside):
+    exercises, the scarcer the more, per engine cost). A clause that :data:`MISSES` candidates aimed at it
+    did not exercise is set aside for the rest of the ruleset's candidates. When the budget is spent, the
+    reserve's candidates still worth something are kept as well. ``notes`` (when given) receives,
+    per ruleset name, each expected clause still short of ``least`` cases at the end, with the reason: set
+    aside after so many candidates, or the budget spent."""
+    aims = [_RulesetAim(r, players, seed, coverage, least, variants, decks) for r in rulesets]
+    for aim in aims:
+        while aim.index < cap and not aim.done():
+            yield from aim.batch(cap - aim.index)
+    spare = sum(max(0, cap - aim.index) for aim in aims)
+    while spare > 0:
+        short = [aim for aim in aims if not aim.done()]
+        if not short:
+            break
+        for aim in short:
+            before = aim.index
+            yield from aim.batch(min(BATCH, spare))
+            spare -= aim.index - before
+            if spare <= 0:
                 break
-            counts = coverage.counts.get(ruleset.name, Counter())
-            for _ in range(min(BATCH, cap - index)):
-                aims = sorted(wanting - set(set_aside))
-                if not aims:
-                    break
-                aimed_at = hunting.target(aims, counts, rng)
-                aim = _aim(ruleset, players, aimed_at, wanting, variants, decks, rng, hunting)
-                found: frozenset[str] = frozenset()
-                try:
-                    aim.ruleset.check_players(aim.players)
-                    played = aimed_game(aim, seed, index)
-                    found = clauses_of_evidence(played.evidence)
-                    reserve.append((index, played, found))
-                except Flip7Error:
-                    pass  # a combination of options the reference refuses, or a game that would not end
-                hunting.record(aimed_at, aim.hunt, found)
-                if hunting.misses[aimed_at] >= MISSES and aimed_at not in found:
-                    set_aside[aimed_at] = hunting.reason(aimed_at)
-                index += 1
-            ranked = sorted(((_worth(wanting & f, counts, least, len(p.choices)), i, p, f) for i, p, f in reserve),
-                            key=lambda entry: (-entry[0], entry[1]))
-            ranked = [entry for entry in ranked if entry[0] > 0]
-            reserve = [(i, p, f) for _, i, p, f in ranked[1:RESERVE + 1]]
-            if not ranked:
-                continue
-            _, kept, played, found = ranked[0]
-            try:
-                trace = played.trace()
-            except Flip7Error:
-                continue
-            # The game case only: it holds the first round too, and the engine replays each aimed game once.
-            job = GameJob(played.aim.ruleset, played.aim.players, f"{seed}:aimed", kept)
-            case = next(c for c in job_cases(job, trace) if c.level == "game")
-            coverage.add(ruleset, "generated", found)
-            yield case, found
-        if notes is not None:
-            left = {}
-            for clause_id in coverage.short(ruleset.name, expected, least):
-                aimed = hunting.hunts.get(clause_id, Counter()).total()
-                left[clause_id] = set_aside.get(clause_id) or (
-                    f"the cap of {cap} aimed candidate games was reached ({aimed} aimed at it)" if index >= cap
-                    else "no aimed candidate game could be played")
-            notes[ruleset.name] = left
+    for aim in aims:  # the budget spent: the reserve's candidates still worth something are kept too
+        while aim.reserve and aim.wanting():
+            kept = len(aim.reserve)
+            yield from aim.batch(0)
+            if len(aim.reserve) >= kept:
+                break
+    if notes is not None:
+        for aim in aims:
+            notes[aim.ruleset.name] = aim.notes(spent=spare <= 0 or aim.index >= cap)
 
 
 def generated_and_aimed(rulesets: Sequence[Ruleset], players: Sequence[int], games: int, seed: str,
