@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -99,7 +100,21 @@ class Corpus:
 
     def cases(self) -> Iterator[Case]:
         """Every case, scoring first, then saved traces, fixtures, then generated games and aimed games
-        (lazily); each case is counted in :attr:`coverage` as it is yielded."""
+        (lazily); each case is counted in :attr:`coverage` as it is yielded. With :attr:`background`, the
+        helper process starts generating before the first case is yielded."""
+        rulesets = self.ruleset_list
+        generated: Iterator[Case] = iter(())
+        if rulesets:
+            def make() -> Iterator[Case]:
+                return generated_and_aimed(rulesets, self.players, self.games, self.seed, self.variants,
+                                           self.min_coverage, self.aim_cap, self.decks, self.levels)
+
+            if self.background and self.games > 1:
+                helper = in_background(make)
+                first = next(helper, None)  # the helper is running from here on
+                generated = itertools.chain([] if first is None else [first], helper)
+            else:
+                generated = make()
         if self.scoring and "scoring" in self.levels:
             for ruleset in self.ruleset_list:
                 for case in (scoring_cases(ruleset, fresh=True) if self.fresh_hands else scoring_cases(ruleset)):
@@ -111,15 +126,9 @@ class Corpus:
         for case in self.fixture_list():
             self.coverage.add_case(case, "fixture")
             yield case
-        rulesets = self.ruleset_list
-        if rulesets:
-            def make() -> Iterator[Case]:
-                return generated_and_aimed(rulesets, self.players, self.games, self.seed, self.variants,
-                                           self.min_coverage, self.aim_cap, self.decks, self.levels)
-
-            for case in in_background(make) if self.background and self.games > 1 else make():
-                self.coverage.add_case(case, "generated")
-                yield case
+        for case in generated:
+            self.coverage.add_case(case, "generated")
+            yield case
 
     def size(self) -> int:
         """An estimate of the number of cases, for the progress bar."""

@@ -646,8 +646,7 @@ def aimed_cases(rulesets: Sequence[Ruleset], players: Sequence[int], seed: str, 
     Candidates come in batches of :data:`BATCH`; after each batch the candidate worth most is kept, among
     the batch and the best :data:`RESERVE` earlier ones not kept yet (:func:`_worth`: the short clauses it
     exercises, the scarcer the more, per engine cost). A clause that :data:`MISSES` candidates aimed at it
-    did not exercise is set aside for the rest of the ruleset's candidates. When the budget is spent, the
-    reserve's candidates still worth something are kept as well. ``notes`` (when given) receives,
+    did not exercise is set aside for the rest of the ruleset's candidates. ``notes`` (when given) receives,
     per ruleset name, each expected clause still short of ``least`` cases at the end, with the reason: set
     aside after so many candidates, or the budget spent."""
     aims = [_RulesetAim(r, players, seed, coverage, least, variants, decks) for r in rulesets]
@@ -664,12 +663,6 @@ def aimed_cases(rulesets: Sequence[Ruleset], players: Sequence[int], seed: str, 
             yield from aim.batch(min(BATCH, spare))
             spare -= aim.index - before
             if spare <= 0:
-                break
-    for aim in aims:  # the budget spent: the reserve's candidates still worth something are kept too
-        while aim.reserve and aim.wanting():
-            kept = len(aim.reserve)
-            yield from aim.batch(0)
-            if len(aim.reserve) >= kept:
                 break
     if notes is not None:
         for aim in aims:
