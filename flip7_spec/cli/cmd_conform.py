@@ -175,8 +175,10 @@ def _inputs(ruleset_names: tuple[str, ...], fixtures: Path | None, traces: tuple
                    "deviates the same way")
 @click.option("--min-coverage", type=click.IntRange(0), default=None, metavar="K",
               help="aim generated games until every expected clause of every ruleset is exercised by K generated "
-                   f"cases (at most {DEFAULT_CAP} aimed candidate games per ruleset; default: aim for 3 with at "
-                   "most 16; 0: no aimed games)")
+                   f"cases (a budget of {DEFAULT_CAP} aimed candidate games per ruleset), and list each clause left "
+                   "short with the reason (set aside after the candidates aimed at it missed it, or the budget "
+                   f"spent); default: aim for 3 with a budget of {Corpus.aim_cap}, counting the short clauses; "
+                   "0: no aimed games")
 @click.option("--smoke", is_flag=True, help="only the handshake and one whole short game (is the adapter right?)")
 @click.option("--no-cache", is_flag=True,
               help="search the scoring hands with z3 again instead of reading the shipped or cached results")

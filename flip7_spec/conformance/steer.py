@@ -1,19 +1,30 @@
 """Aimed games: generated games steered at the clauses the corpus has not exercised often enough yet.
 
 After the ordinary generated games, the generator plays candidate games on the reference and keeps those
-that exercise a clause still short of ``least`` cases. Each candidate is short (a low target score when the
-engine declares other target scores), and is aimed by what is still short:
+that exercise a clause still short of ``least`` generated cases. Each candidate aims at one short clause (the
+scarcer, the likelier; a clause that candidates have missed less likely) and is steered by:
 
-- the declared option values whose own clauses are short are played;
-- a Flip 7 hunt: one player hits while the others stay, and the pile (steered with
-  :class:`flip7_spec.steering.PileSteering`, as the rare-state scripts do) brings them new Numbers, with The
-  0, an x2 or a Flip Three among them, or an Action;
-- an Action hunt: Action and special cards are put on top of the pile before random Hits, so that each
-  Action meets players in every state (active, stayed, busted, alone);
-- more players than one deck serves, when the ruleset allows it.
+- the declared option values of that clause, and often of a few other short clauses at once;
+- a low target score when the engine takes any (a round limit being aimed at is played out);
+- one hunt, the likelier the more often it (or a sibling clause's hunt) exercised that clause before:
+  a Flip 7 hunt (one player hits while the others stay, and the pile, steered with
+  :class:`flip7_spec.steering.PileSteering` as the rare-state scripts do, brings them new Numbers, special
+  cards among them, or a drawing Action followed by the Numbers that complete seven); an Action hunt
+  (Actions and special cards put on top of the pile before random Hits, so that each Action meets players in
+  every state); a tangle hunt (a drawing Action followed by the cards it draws: Actions set aside, a bust);
+  a tie, an everyone-busts and a bottom-of-the-pile hunt; and, when the engine takes custom decks, deck
+  hunts: a small deck, a tiny deck (about a Number a player and an Action: the piles run out in the first
+  round) and a still deck (Numbers worth 0 under a round limit: rounds without a point, endless play);
+- more players than one deck serves, or fewer players per deck, for the two-deck clauses.
 
-Everything is drawn from a :class:`random.Random` seeded by the run's seed: the same ``--seed`` gives the same
-games. At most ``cap`` candidates are tried per ruleset.
+Candidates are cheap (the reference plays them in a few milliseconds); a kept game costs the engine a case.
+They come in batches, and after each batch the one worth most is kept (the short clauses it exercises, the
+scarcer the more, per decision). A clause that :data:`MISSES` candidates aimed at it did not exercise is set
+aside, so that it does not starve the others; the clauses left short are reported with the reason.
+
+Everything is drawn from :class:`random.Random` instances seeded by the run's seed: the same ``--seed`` gives
+the same games. The candidate budget is ``cap`` per ruleset, shared: what a ruleset does not use goes to
+the rulesets still short.
 """
 
 from __future__ import annotations
