@@ -174,8 +174,8 @@ RESERVE = 8
 again as the counts change)."""
 
 CASE_COST = 120
-"""An engine's cost of one more game case, in decisions: a case's own start and comparison cost about as
-much as sixty decisions do."""
+"""The decisions at which a candidate's worth halves (:func:`_worth`): an engine's time on a case grows with
+its decisions, so a long game is kept only when it exercises more short clauses than a short one."""
 
 SCARCE = 3
 """The weight of a short clause already exercised by fewer cases than another: each case fewer multiplies
@@ -261,9 +261,9 @@ def _aim(ruleset: Ruleset, players: Sequence[int], aimed_at: str, short: set[str
     weights = [(1.0 + 8.0 * hunting.affinity(h, aimed_at)) / (1.0 + missed[h]) ** 2 for h in hunts]
     hunt = rng.choices(hunts, weights)[0]
     if hunt == "tie" and _declared(variants, "target_score") == "any":
-        steered = steered.with_options(target_score=rng.randint(1, 8))
+        steered = _with(steered, target_score=rng.randint(1, 8))
     if hunt in ("tangle", "all_bust") and _declared(variants, "target_score") == "any" and not steered.round_limit:
-        steered = steered.with_options(target_score=rng.choice((1, 15)))  # what they steer happens in round 1
+        steered = _with(steered, target_score=rng.choice((1, 15)))  # what they steer happens in round 1
     low = max(steered.min_players, 1)
     high = steered.max_players or max(players)
     counts = [min(max(p, low), high) for p in players]
@@ -275,12 +275,20 @@ def _aim(ruleset: Ruleset, players: Sequence[int], aimed_at: str, short: set[str
         else:
             steered = made
     if hunt == "bottom" and steered.target_score < ruleset.target_score:
-        steered = steered.with_options(target_score=ruleset.target_score)  # the game must last the whole pile
+        steered = _with(steered, target_score=ruleset.target_score)  # the game must last the whole pile
     if "TWO-DECKS" in aimed_at or (any("TWO-DECKS" in c for c in short) and rng.random() < 0.3):
         count, steered = _more_than_a_deck(steered, count, variants, rng)
     deck = steered.deck_cards(count)
     specials = sorted({c.text for c in deck if not c.is_number or c.special is not None or c.value == 0})
     return Aim(steered, count, hunt, tuple(specials))
+
+
+def _with(ruleset: Ruleset, **options: Any) -> Ruleset:
+    """``ruleset`` with ``options``, or ``ruleset`` itself when the reference refuses that combination."""
+    try:
+        return ruleset.with_options(**options)
+    except Flip7Error:
+        return ruleset
 
 
 def _more_than_a_deck(ruleset: Ruleset, count: int, variants: Mapping[str, Any] | None,
@@ -315,13 +323,13 @@ def _deck_hunt(ruleset: Ruleset, hunt: str, players: int, variants: Mapping[str,
     elif hunt == "tiny_deck":
         deck = _tiny_deck(ruleset, players, rng)
         if _declared(variants, "target_score") == "any" and not ruleset.round_limit:
-            ruleset = ruleset.with_options(target_score=rng.choice((1, 15)))  # each round reshuffles the deck
+            ruleset = _with(ruleset, target_score=rng.choice((1, 15)))  # each round reshuffles the deck
     else:
         if _declared(variants, "round_limit") != "any":
             return None
         bare = rng.random() < 0.5
         deck = _still_deck(ruleset, bare, rng)
-        ruleset = ruleset.with_options(round_limit=30 if bare else rng.choice((2, 30)))
+        ruleset = _with(ruleset, round_limit=30 if bare else rng.choice((2, 30)))
     try:
         return ruleset_from_json(replace(ruleset, deck=deck).to_json())  # a deck an engine is sent must be valid
     except Flip7Error:
@@ -565,8 +573,7 @@ def aimed_game(aim: Aim, seed: str, index: int) -> AimedGame:
 
 def _worth(gained: set[str] | frozenset[str], counts: Mapping[str, int], least: int, decisions: int) -> float:
     """What keeping a candidate is worth: for each short clause it exercises (``gained``), :data:`SCARCE`
-    times more the fewer cases that clause has, per engine cost (a case costs about :data:`CASE_COST`
-    decisions)."""
+    times more for each case fewer that clause has, divided by ``1 + decisions / CASE_COST``."""
     return sum(float(SCARCE) ** (least - 1 - counts.get(c, 0)) for c in gained) / (1.0 + decisions / CASE_COST)
 
 
