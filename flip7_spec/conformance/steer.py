@@ -126,11 +126,12 @@ def _option_changes(ruleset: Ruleset, aimed_at: str, short: set[str], variants: 
         if isinstance(declared, list) and declared and not any(type(v) is type(own) and v == own for v in declared):
             changes[name] = rng.choice(declared)
     counted = False  # the aimed clause plays a whole-number option (a round limit, say): play it out
+    allowed = {name: _allowed(ruleset, name, variants) for name in ruleset.OPTIONS}
     for wanted in targets:
         governing = clause(wanted).option if wanted in CLAUSES else None
         before = dict(changes)
         for name, option in ruleset.OPTIONS.items():
-            values = _allowed(ruleset, name, variants)
+            values = allowed[name]
             if not values:
                 continue
             chosen = [v for v in values if option.value_clauses.get(v) == wanted]
