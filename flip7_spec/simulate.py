@@ -9,7 +9,7 @@ themselves.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -119,8 +119,10 @@ def play_game(
     observe: bool = False,
     stats: Stats | None = None,
     seed: str = "",
+    watch: Callable[[Game], None] | None = None,
 ) -> PlayedGame:
-    """Play one whole game. With ``record``, keep every step (and with ``observe`` each observation)."""
+    """Play one whole game. With ``record``, keep every step (and with ``observe`` each observation).
+    ``watch`` is handed the game before it starts (to hook its round ends, say)."""
     deck = ruleset.deck_cards(players)
     rng.shuffle(deck)
     dealer = rng.randrange(players)
@@ -132,6 +134,8 @@ def play_game(
     game = make_game(ruleset, players, deck, dealer, reshuffler, record)
     if stats is not None:
         game.on_round_end = stats.add_round
+    if watch is not None:
+        watch(game)
     start_events = game.start()
     played = PlayedGame(ruleset, players, dealer, [c.text for c in deck], seed, start_events,
                         game.observation() if observe else None, game=game)

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from flip7_spec.clauses import clauses_for
+from flip7_spec.conformance.cases import game_jobs, generated_game
 from flip7_spec.conformance.coverage import (
     Coverage,
     clauses_of_evidence,
@@ -22,7 +23,15 @@ from flip7_spec.conformance.coverage import (
     trace_clauses,
 )
 from flip7_spec.conformance.session import Corpus
-from flip7_spec.conformance.steer import MISSES, Aim, RunawayGame, _deck_hunt, aimed_cases, aimed_game
+from flip7_spec.conformance.steer import (
+    MISSES,
+    Aim,
+    RunawayGame,
+    _deck_hunt,
+    aimed_cases,
+    aimed_game,
+    played_clauses,
+)
 from flip7_spec.evidence import Evidence, RoundEnd, ScoredRow
 from flip7_spec.protocol.adapter import reference_hello
 from flip7_spec.registry import definition_of
@@ -123,6 +132,15 @@ def test_a_recorded_trace_counts_its_round_within_its_game() -> None:
     assert round_clauses <= game_clauses
     assert {"F7-DEAL", "F7-HIT-STAY", "F7-ROUND-END", "F7-BANK", "F7-GAME-END"} <= game_clauses
     assert "F7-BUST" not in game_clauses
+
+
+def test_a_generated_game_counts_the_clauses_its_trace_replays_to() -> None:
+    # The generator reads a generated game's clauses from its own play; a replay of its trace reads the same.
+    for job in game_jobs([preset("flip7"), preset("vengeance")], (3, 4, 5), 8, "coverage",
+                         reference_hello()["options"]):
+        trace, clauses = played_clauses(job)
+        assert clauses == trace_clauses(job.ruleset, trace)
+        assert trace == generated_game(job.ruleset, job.players, job.seed, job.index)
 
 
 def test_aimed_games_reach_clauses_plain_games_do_not_and_are_deterministic() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -12,12 +12,13 @@ from typing import Any
 from flip7_spec.cards import Card, cards
 from flip7_spec.conformance.scoring_hands import hands_for
 from flip7_spec.errors import Flip7Error
+from flip7_spec.machine import Game
 from flip7_spec.play import make_game, round_score
 from flip7_spec.policies import random_policy, threshold_policy
 from flip7_spec.protocol import Level
 from flip7_spec.registry import definition_of
 from flip7_spec.rulesets import Ruleset, preset, preset_names, ruleset_from_json
-from flip7_spec.simulate import game_rng, play_game
+from flip7_spec.simulate import PlayedGame, game_rng, play_game
 from flip7_spec.trace.reader import read_traces
 from flip7_spec.trace.record import played_to_trace
 
@@ -127,10 +128,15 @@ def part_of(case_id: str) -> str:
 
 def generated_game(ruleset: Ruleset, players: int, seed: str | int, index: int) -> dict[str, Any]:
     """Game ``index`` of the run seeded ``seed``: mixed random and threshold play, recorded with observations."""
+    return played_to_trace(generated_play(ruleset, players, seed, index), generator="flip7-spec conform")
+
+
+def generated_play(ruleset: Ruleset, players: int, seed: str | int, index: int,
+                   watch: Callable[[Game], None] | None = None) -> PlayedGame:
+    """The play of :func:`generated_game` (``watch`` is handed the game before it starts)."""
     rng = game_rng(seed, index)
     policy = random_policy if index % 2 else threshold_policy(15 + index % 20)
-    played = play_game(ruleset, players, policy, rng, record=True, observe=True, seed=f"{seed}:{index}")
-    return played_to_trace(played, generator="flip7-spec conform")
+    return play_game(ruleset, players, policy, rng, record=True, observe=True, seed=f"{seed}:{index}", watch=watch)
 
 
 @dataclass(frozen=True, slots=True)

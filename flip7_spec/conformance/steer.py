@@ -38,24 +38,23 @@ from typing import Any
 
 from flip7_spec.cards import Card, Kind, card
 from flip7_spec.clauses import CLAUSES, clause
-from flip7_spec.conformance.cases import Case, GameJob, game_jobs, generated_game, job_cases
+from flip7_spec.conformance.cases import Case, GameJob, game_jobs, generated_play, job_cases
 from flip7_spec.conformance.coverage import (
     Coverage,
     clauses_of_evidence,
     expected_clauses,
-    trace_clauses,
     watch_round_ends,
 )
 from flip7_spec.errors import Flip7Error
 from flip7_spec.events import Choice, Decision, DecisionKind
-from flip7_spec.evidence import Evidence
+from flip7_spec.evidence import Evidence, RoundEnd
 from flip7_spec.machine import Game
 from flip7_spec.play import make_game
 from flip7_spec.policies import random_policy
 from flip7_spec.rulesets import Ruleset, ruleset_from_json
 from flip7_spec.steering import PileSteering, Wanted, new_number_for, rig
 from flip7_spec.steering import card_text as card_is
-from flip7_spec.trace.record import record_choices
+from flip7_spec.trace.record import played_to_trace, record_choices
 
 DEFAULT_CAP = 400
 """Candidate games tried per ruleset by default before the generator gives up on the clauses still short."""
@@ -688,6 +687,20 @@ def aimed_cases(rulesets: Sequence[Ruleset], players: Sequence[int], seed: str, 
             notes[aim.ruleset.name] = aim.notes(spent=spare <= 0 or aim.index >= cap)
 
 
+def played_clauses(job: GameJob) -> tuple[dict[str, Any], tuple[frozenset[str], frozenset[str]]]:
+    """A generated game's trace, and the clauses its round case and its game case exercise, read from the
+    play itself (the same as :func:`~flip7_spec.conformance.coverage.trace_clauses` of the trace, without
+    playing it again)."""
+    ends: list[list[RoundEnd]] = []
+    played = generated_play(job.ruleset, job.players, job.seed, job.index,
+                            watch=lambda game: ends.append(watch_round_ends(game)))
+    events = [e.to_json() for e in played.start_events] + [e.to_json() for step in played.steps for e in step.events]
+    over = played.game is not None and played.game.over
+    evidence = Evidence(job.ruleset, job.players, events, tuple(ends[0]), over)
+    trace = played_to_trace(played, generator="flip7-spec conform")
+    return trace, (clauses_of_evidence(evidence.first_round()), clauses_of_evidence(evidence))
+
+
 def generated_and_aimed(rulesets: Sequence[Ruleset], players: Sequence[int], games: int, seed: str,
                         variants: Mapping[str, Any] | None, least: int, cap: int, decks: bool,
                         levels: frozenset[str]) -> Iterator[Case]:
@@ -699,8 +712,7 @@ def generated_and_aimed(rulesets: Sequence[Ruleset], players: Sequence[int], gam
     aiming = Coverage()
     held: Case | None = None  # the latest case, yielded once the next one comes (the last carries the notes)
     for job in game_jobs(rulesets, players, games, seed, variants):
-        trace = generated_game(job.ruleset, job.players, job.seed, job.index)
-        clauses = trace_clauses(job.ruleset, trace)
+        trace, clauses = played_clauses(job)
         for case in job_cases(job, trace):
             case.clauses = clauses[0] if case.level == "round" else clauses[1]
             if case.level in levels:
