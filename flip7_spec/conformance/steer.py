@@ -154,6 +154,10 @@ HUNTS = ("flip7", "actions", "actions", "tangle", "bottom", "small_deck", "tiny_
 still-deck game costs an engine almost nothing); the deck hunts (:data:`DECK_HUNTS`) only when the engine
 takes custom decks."""
 
+COSTLY = {"bottom": 0.3}
+"""Hunts whose games are long (the whole first pile is played out), and how likely they are against the
+others before they have exercised the clause aimed at."""
+
 DECK_HUNTS = ("small_deck", "tiny_deck", "still_deck")
 """Hunts that play a deck of their own, made from the ruleset's cards."""
 
@@ -258,7 +262,7 @@ def _aim(ruleset: Ruleset, players: Sequence[int], aimed_at: str, short: set[str
         steered = ruleset
     hunts = [h for h in HUNTS if decks or h not in DECK_HUNTS]
     missed = hunting.missed_by.get(aimed_at, Counter())
-    weights = [(1.0 + 8.0 * hunting.affinity(h, aimed_at)) / (1.0 + missed[h]) ** 2 for h in hunts]
+    weights = [(COSTLY.get(h, 1.0) + 8.0 * hunting.affinity(h, aimed_at)) / (1.0 + missed[h]) ** 2 for h in hunts]
     hunt = rng.choices(hunts, weights)[0]
     if hunt == "tie" and _declared(variants, "target_score") == "any":
         steered = _with(steered, target_score=rng.randint(1, 8))
