@@ -38,7 +38,7 @@ from flip7_spec.conformance.report import (
 from flip7_spec.conformance.runner import CaseResult
 from flip7_spec.conformance.session import Corpus, EngineSpec, EngineUnusable, Outcome, handshake, run
 from flip7_spec.conformance.smoke import smoke
-from flip7_spec.conformance.steer import DEFAULT_CAP
+from flip7_spec.conformance.steer import DEFAULT_CAP, RUN_BUDGET
 from flip7_spec.errors import Flip7Error, OutputError
 from flip7_spec.fixtures import shipped_fixtures_dir
 from flip7_spec.htmlreport import TraceKeeper, render_report, report_from
@@ -177,7 +177,8 @@ def _inputs(ruleset_names: tuple[str, ...], fixtures: Path | None, traces: tuple
               help="aim generated games until every expected clause of every ruleset is exercised by K generated "
                    f"cases (a budget of {DEFAULT_CAP} aimed candidate games per ruleset), and list each clause left "
                    "short with the reason (set aside after the candidates aimed at it missed it, or the budget "
-                   f"spent); default: aim for 3 with a budget of {Corpus.aim_cap}, counting the short clauses; "
+                   f"spent); default: aim for 3 with a budget of {RUN_BUDGET} candidates split among the "
+                   "rulesets, counting the short clauses; "
                    "0: no aimed games")
 @click.option("--smoke", is_flag=True, help="only the handshake and one whole short game (is the adapter right?)")
 @click.option("--no-cache", is_flag=True,

@@ -23,8 +23,8 @@ scarcer the more, per decision). A clause that :data:`MISSES` candidates aimed a
 aside, so that it does not starve the others; the clauses left short are reported with the reason.
 
 Everything is drawn from :class:`random.Random` instances seeded by the run's seed: the same ``--seed`` gives
-the same games. The candidate budget is ``cap`` per ruleset, shared: what a ruleset does not use goes to
-the rulesets still short.
+the same games. The candidate budget is ``cap`` per ruleset (by default :data:`RUN_BUDGET` split among the
+run's rulesets), shared: what a ruleset does not use goes to the rulesets still short.
 """
 
 from __future__ import annotations
@@ -57,7 +57,11 @@ from flip7_spec.steering import card_text as card_is
 from flip7_spec.trace.record import played_to_trace, record_choices
 
 DEFAULT_CAP = 400
-"""Candidate games tried per ruleset by default before the generator gives up on the clauses still short."""
+"""Candidate games per ruleset when a number of cases per clause is asked for (``--min-coverage K``)."""
+
+RUN_BUDGET = 330
+"""Candidate games of a default run, split among its rulesets (110 each for three, 66 for five): the
+engine's time on the aimed games stays about the same whichever number of rulesets it declares."""
 
 LOW_TARGETS = (1, 1, 15, 30, 60, 100)
 """Target scores of aimed games (when the engine declares other target scores), drawn uniformly: most games
@@ -585,9 +589,9 @@ class _RulesetAim:
     """The aimed candidates of one ruleset: what they have learned, and the clauses set aside."""
 
     def __init__(self, ruleset: Ruleset, players: Sequence[int], seed: str, coverage: Coverage, least: int,
-                 variants: Mapping[str, Any] | None, decks: bool) -> None:
+                 variants: Mapping[str, Any] | None, decks: bool, misses: int = MISSES) -> None:
         self.ruleset, self.players, self.seed, self.coverage, self.least = ruleset, players, seed, coverage, least
-        self.variants, self.decks = variants, decks
+        self.variants, self.decks, self.misses = variants, decks, misses
         self.expected, _ = expected_clauses(ruleset, variants)
         self.rng = random.Random(f"{seed}:aimed:{ruleset.name}")
         self.hunting = Hunting()
@@ -624,7 +628,7 @@ class _RulesetAim:
             except Flip7Error:
                 pass  # a combination of options the reference refuses, or a game that would not end
             hunting.record(aimed_at, aim.hunt, found)
-            if hunting.misses[aimed_at] >= MISSES and aimed_at not in found:
+            if hunting.misses[aimed_at] >= self.misses and aimed_at not in found:
                 self.set_aside[aimed_at] = hunting.reason(aimed_at)
             self.index += 1
         ranked = sorted(((_worth(wanting & f, counts, self.least, len(g.choices)), i, g, f)
@@ -668,10 +672,11 @@ def aimed_cases(rulesets: Sequence[Ruleset], players: Sequence[int], seed: str, 
     Candidates come in batches of :data:`BATCH`; after each batch the candidate worth most is kept, among
     the batch and the best :data:`RESERVE` earlier ones not kept yet (:func:`_worth`: the short clauses it
     exercises, the scarcer the more, per engine cost). A clause that :data:`MISSES` candidates aimed at it
-    did not exercise is set aside for the rest of the ruleset's candidates. ``notes`` (when given) receives,
-    per ruleset name, each expected clause still short of ``least`` cases at the end, with the reason: set
-    aside after so many candidates, or the budget spent."""
-    aims = [_RulesetAim(r, players, seed, coverage, least, variants, decks) for r in rulesets]
+    (or a tenth of ``cap``, when more) did not exercise is set aside for the rest of the ruleset's
+    candidates. ``notes`` (when given) receives, per ruleset name, each expected clause still short of
+    ``least`` cases at the end, with the reason: set aside after so many candidates, or the budget spent."""
+    misses = max(MISSES, cap // 10)
+    aims = [_RulesetAim(r, players, seed, coverage, least, variants, decks, misses) for r in rulesets]
     for aim in aims:
         while aim.index < cap and not aim.done():
             yield from aim.batch(cap - aim.index)
