@@ -19,6 +19,7 @@ import pytest
 
 from bench.support import note, report
 from flip7_spec.conformance import steer
+from flip7_spec.conformance.cases import generated_game
 from flip7_spec.conformance.coverage import Coverage
 from flip7_spec.conformance.session import Corpus, EngineSpec, run
 from flip7_spec.fixtures import shipped_fixtures_dir
@@ -41,7 +42,8 @@ def test_default_run_with_coverage_and_aimed_games(benchmark: Any, monkeypatch: 
     def both() -> None:
         with monkeypatch.context() as patch:
             patch.setattr(Coverage, "add_case", lambda self, case, part: frozenset())
-            patch.setattr(steer, "trace_clauses", lambda ruleset, trace: (frozenset(), frozenset()))
+            patch.setattr(steer, "played_clauses", lambda job: (
+                generated_game(job.ruleset, job.players, job.seed, job.index), (frozenset(), frozenset())))
             runs["before"] = _default_run(aimed=False)
         runs["after"] = _default_run(aimed=True)
 

@@ -9,7 +9,7 @@ themselves.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -100,13 +100,17 @@ def _dealt(ruleset: Ruleset, players: int, rng: random.Random, record: bool = Fa
 
 
 def _play_out(game: Game, policy: Policy, rng: random.Random, stats: Stats | None = None,
-             observations: list[dict[str, Any]] | None = None, seed: str = "") -> Game:
+             observations: list[dict[str, Any]] | None = None, seed: str = "",
+             watch: Callable[[Game], None] | None = None) -> Game:
     """Start ``game`` and play it to its end with ``policy``; returns it. Every round and the game are added
     to ``stats``; with ``observations``, the observation after the start and after each decision is
-    appended to it. Raises :class:`LimitError` for a game that does not end within
-    ``MAX_DECISIONS_PER_GAME`` decisions (``seed`` names it)."""
+    appended to it; ``watch`` is handed the game before it starts (to hook its round ends, say). Raises
+    :class:`LimitError` for a game that does not end within ``MAX_DECISIONS_PER_GAME`` decisions (``seed``
+    names it)."""
     if stats is not None:
         game.on_round_end = stats.add_round
+    if watch is not None:
+        watch(game)
     game.start()
     if observations is not None:
         observations.append(game.observation())
@@ -136,11 +140,13 @@ def play_game(ruleset: Ruleset, players: int, policy: Policy, rng: random.Random
 
 
 def record_game(ruleset: Ruleset, players: int, policy: Policy, rng: random.Random, observe: bool = False,
-                stats: Stats | None = None, seed: str = "", generator: str = GENERATOR) -> GameRecord:
+                stats: Stats | None = None, seed: str = "", generator: str = GENERATOR,
+                watch: Callable[[Game], None] | None = None) -> GameRecord:
     """Play one whole game as :func:`play_game` does (the same chance, the same game) and return its record,
-    with the observation after every step when ``observe``; ``seed`` and ``generator`` are its provenance."""
+    with the observation after every step when ``observe``; ``seed`` and ``generator`` are its provenance;
+    ``watch`` is handed the game before it starts."""
     observations: list[dict[str, Any]] | None = [] if observe else None
-    game = _play_out(_dealt(ruleset, players, rng, record=True), policy, rng, stats, observations, seed)
+    game = _play_out(_dealt(ruleset, players, rng, record=True), policy, rng, stats, observations, seed, watch)
     return GameRecord.of(game, observations=observations or (), seed=seed, generator=generator)
 
 

@@ -38,7 +38,7 @@ from flip7_spec.conformance.report import (
 from flip7_spec.conformance.runner import CaseResult
 from flip7_spec.conformance.session import Corpus, EngineSpec, EngineUnusable, Outcome, handshake, run
 from flip7_spec.conformance.smoke import smoke
-from flip7_spec.conformance.steer import DEFAULT_CAP
+from flip7_spec.conformance.steer import DEFAULT_CAP, RUN_BUDGET
 from flip7_spec.errors import Flip7Error, OutputError
 from flip7_spec.fixtures import shipped_fixtures_dir
 from flip7_spec.htmlreport import TraceKeeper, render_report, report_from
@@ -175,8 +175,11 @@ def _inputs(ruleset_names: tuple[str, ...], fixtures: Path | None, traces: tuple
                    "deviates the same way")
 @click.option("--min-coverage", type=click.IntRange(0), default=None, metavar="K",
               help="aim generated games until every expected clause of every ruleset is exercised by K generated "
-                   f"cases (at most {DEFAULT_CAP} aimed candidate games per ruleset; default: aim for 3 with at "
-                   "most 16; 0: no aimed games)")
+                   f"cases (a budget of {DEFAULT_CAP} aimed candidate games per ruleset), and list each clause left "
+                   "short with the reason (set aside after the candidates aimed at it missed it, or the budget "
+                   f"spent); default: aim for 3 with a budget of {RUN_BUDGET} candidates split among the "
+                   "rulesets, counting the short clauses; "
+                   "0: no aimed games")
 @click.option("--smoke", is_flag=True, help="only the handshake and one whole short game (is the adapter right?)")
 @click.option("--no-cache", is_flag=True,
               help="search the scoring hands with z3 again instead of reading the shipped or cached results")
@@ -285,7 +288,9 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
                                                    else str(fixtures))
     summary = summary_lines(collected, spec.name, elapsed, decisions, handshake_seconds)
     covered = summarise(settled_corpus.coverage, settled_corpus.variants, settled_corpus.ruleset_list)
-    for line in [*summary, *corpus_lines(collected, shown_from), *coverage_lines(covered, verbose),
+    aimed = settled_corpus.min_coverage if settled_corpus.games else 0
+    for line in [*summary, *corpus_lines(collected, shown_from),
+                 *coverage_lines(covered, verbose, aimed, explain=min_coverage is not None),
                  *skip_lines(collected), *cause_lines(collected), *fingerprint_lines(collected)]:
         say(line)
     if stopped is None:

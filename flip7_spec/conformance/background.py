@@ -14,8 +14,10 @@ from typing import Any
 
 from flip7_spec.conformance.cases import Case
 
-AHEAD = 4
-"""How many games the helper may record ahead of the runner (bounds the memory they hold)."""
+AHEAD = 128
+"""How many games the helper may record ahead of the runner (bounds the memory they hold: a game's cases
+take some tens of kilobytes). Enough for the helper to finish the generated games of a default run early and
+aim games while the runner still plays them."""
 
 
 def _ignore_interrupts() -> None:

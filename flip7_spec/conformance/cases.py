@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -12,6 +12,7 @@ from typing import Any
 from flip7_spec.cards import Card, cards
 from flip7_spec.conformance.scoring_hands import hands_for
 from flip7_spec.errors import Flip7Error
+from flip7_spec.machine import Game
 from flip7_spec.play import make_game, round_score
 from flip7_spec.policies import random_policy, threshold_policy
 from flip7_spec.protocol import Level
@@ -19,6 +20,7 @@ from flip7_spec.registry import definition_of
 from flip7_spec.rulesets import Ruleset, preset, preset_names, ruleset_from_json
 from flip7_spec.simulate import game_rng, record_game
 from flip7_spec.trace.reader import read_traces
+from flip7_spec.trace.record import GameRecord
 
 
 @dataclass(slots=True)
@@ -38,6 +40,10 @@ class Case:
     clauses: frozenset[str] | None = None
     """The clauses the case exercises, when whoever built it counted them already (see
     :mod:`flip7_spec.conformance.coverage`)."""
+    shortfalls: dict[str, dict[str, str]] | None = None
+    """On the last generated case of a run with aimed games: per ruleset name, the expected clauses the
+    generated cases still exercise fewer times than asked, each with the reason (see
+    :func:`flip7_spec.conformance.steer.aimed_cases`)."""
 
 
 def scoring_cases(ruleset: Ruleset, fresh: bool = False) -> list[Case]:
@@ -122,11 +128,16 @@ def part_of(case_id: str) -> str:
 
 def generated_game(ruleset: Ruleset, players: int, seed: str | int, index: int) -> dict[str, Any]:
     """Game ``index`` of the run seeded ``seed``: mixed random and threshold play, recorded with observations."""
+    return generated_play(ruleset, players, seed, index).trace()
+
+
+def generated_play(ruleset: Ruleset, players: int, seed: str | int, index: int,
+                   watch: Callable[[Game], None] | None = None) -> GameRecord:
+    """The play of :func:`generated_game` (``watch`` is handed the game before it starts)."""
     rng = game_rng(seed, index)
     policy = random_policy if index % 2 else threshold_policy(15 + index % 20)
-    record = record_game(ruleset, players, policy, rng, observe=True, seed=f"{seed}:{index}",
-                         generator="flip7-spec conform")
-    return record.trace()
+    return record_game(ruleset, players, policy, rng, observe=True, seed=f"{seed}:{index}",
+                       generator="flip7-spec conform", watch=watch)
 
 
 @dataclass(frozen=True, slots=True)

@@ -180,6 +180,9 @@ class Coverage:
     counts: dict[str, Counter[str]] = field(default_factory=dict)
     by_part: dict[str, dict[str, Counter[str]]] = field(default_factory=dict)
     rulesets: dict[str, Ruleset] = field(default_factory=dict)
+    shortfalls: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Per ruleset name, the clauses the aimed games left short of their target number of generated cases,
+    with the reason (from the last generated case, :attr:`~flip7_spec.conformance.cases.Case.shortfalls`)."""
     _played: dict[int, tuple[Any, Evidence]] = field(default_factory=dict, repr=False)
 
     def add(self, ruleset: Ruleset, part: str, clauses: Iterable[str]) -> None:
@@ -194,9 +197,13 @@ class Coverage:
         self.by_part.setdefault(name, {}).setdefault(part, Counter()).update(set(clauses))
 
     def add_case(self, case: Any, part: str) -> frozenset[str]:
-        """Count ``case`` (see :func:`case_clauses`); returns its clauses."""
+        """Count ``case`` (see :func:`case_clauses`) and keep the aim's notes it carries; returns its clauses."""
         found = case_clauses(case, self._played)
         self.add(case.ruleset, part, found)
+        notes = getattr(case, "shortfalls", None)
+        if notes:
+            for name, left in notes.items():
+                self.shortfalls.setdefault(name, {}).update(left)
         return found
 
     def short(self, name: str, expected: Sequence[str], least: int) -> list[str]:
@@ -214,6 +221,8 @@ class RulesetCoverage:
     counts: Mapping[str, int]
     by_part: Mapping[str, Mapping[str, int]]
     unreachable: tuple[Unreachable, ...]
+    shortfalls: Mapping[str, str] = field(default_factory=dict)
+    """The expected clauses the aimed games left short of their target of generated cases, with the reason."""
 
     @property
     def reached(self) -> list[str]:
@@ -234,7 +243,13 @@ class RulesetCoverage:
                 "least": self.least, "counts": {c: self.counts.get(c, 0) for c in self.expected},
                 "by_part": {part: dict(sorted(c.items())) for part, c in self.by_part.items()},
                 "unreached": self.unreached,
-                "unreachable": [{"clause": u.clause, "reason": u.reason} for u in self.unreachable]}
+                "unreachable": [{"clause": u.clause, "reason": u.reason} for u in self.unreachable],
+                "short_of_aim": [{"clause": c, "generated": self.generated(c), "reason": r}
+                                 for c, r in sorted(self.shortfalls.items())]}
+
+    def generated(self, clause: str) -> int:
+        """How many generated cases exercise ``clause``."""
+        return self.by_part.get("generated", {}).get(clause, 0)
 
 
 def summarise(coverage: Coverage, variants: Mapping[str, Any] | None = None,
@@ -247,18 +262,31 @@ def summarise(coverage: Coverage, variants: Mapping[str, Any] | None = None,
         expected, unreachable = expected_clauses(ruleset, variants)
         counts = coverage.counts.get(name, Counter())
         parts = {part: {c: n for c, n in counter.items()} for part, counter in coverage.by_part.get(name, {}).items()}
-        out.append(RulesetCoverage(name, tuple(expected), dict(counts), parts, tuple(unreachable)))
+        left = {c: r for c, r in coverage.shortfalls.get(name, {}).items() if c in expected}
+        out.append(RulesetCoverage(name, tuple(expected), dict(counts), parts, tuple(unreachable), left))
     return out
 
 
-def coverage_lines(summaries: Sequence[RulesetCoverage], verbose: bool = False) -> list[str]:
-    """The coverage section of the terminal summary: one line per ruleset, then its unreached clauses."""
+def coverage_lines(summaries: Sequence[RulesetCoverage], verbose: bool = False, aimed: int = 0,
+                   explain: bool = False) -> list[str]:
+    """The coverage section of the terminal summary: one line per ruleset, then its unreached clauses. When
+    games were aimed at ``aimed`` generated cases per clause, the clauses left short of that: each with its
+    count and the reason when ``explain`` or ``verbose``, else one line that says how many."""
     lines = []
     for s in summaries:
         lines.append(f"coverage {s.ruleset}: {len(s.reached)} of {len(s.expected)} clauses reached, "
                      f"at least {s.least} case{'s' if s.least != 1 else ''} each")
         if s.unreached:
             lines.append(f"  unreached: {', '.join(s.unreached)}")
+        if aimed > 0 and s.shortfalls:
+            if explain or verbose:
+                lines.append(f"  short of {aimed} generated cases (the aimed games could not reach them):")
+                for c, reason in sorted(s.shortfalls.items()):
+                    n = s.generated(c)
+                    lines.append(f"    {c}: {n} generated case{'s' if n != 1 else ''}; {reason}")
+            else:
+                lines.append(f"  {len(s.shortfalls)} clause{'s' if len(s.shortfalls) != 1 else ''} short of "
+                             f"{aimed} generated cases (-v or --min-coverage {aimed} lists them, with the reason)")
         if verbose:
             for u in s.unreachable:
                 lines.append(f"  not expected: {u.clause}: {u.reason}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -27,7 +28,7 @@ from flip7_spec.conformance.engines import (
 )
 from flip7_spec.conformance.fingerprint import fingerprint_cases
 from flip7_spec.conformance.runner import CaseResult
-from flip7_spec.conformance.steer import generated_and_aimed
+from flip7_spec.conformance.steer import BATCH, RUN_BUDGET, generated_and_aimed
 from flip7_spec.conformance.workers import WorkerPool
 from flip7_spec.rulesets import Ruleset
 
@@ -58,8 +59,9 @@ class Corpus:
     min_coverage: int = 3
     """After the generated games, aimed games until each expected clause is exercised by this many generated
     cases (see :mod:`flip7_spec.conformance.steer`); 0: no aimed games."""
-    aim_cap: int = 16
-    """Aimed candidate games tried per ruleset at most."""
+    aim_cap: int | None = None
+    """Aimed candidate games tried per ruleset at most (a budget the rulesets share); None: the run's default
+    budget, :data:`~flip7_spec.conformance.steer.RUN_BUDGET` candidates split among its rulesets."""
     decks: bool = True
     """Whether the engine takes custom decks (aimed games may then play small decks)."""
     coverage: Coverage = field(default_factory=Coverage, compare=False)
@@ -76,6 +78,12 @@ class Corpus:
         declared = hello.get("rulesets", [])
         names = [str(n) for n in declared] if isinstance(declared, list) else []
         return replace(self, rulesets=default_rulesets(names), variants=variants, decks=decks)
+
+    def candidates_per_ruleset(self) -> int:
+        """The aimed candidates each ruleset may play (see :attr:`aim_cap`)."""
+        if self.aim_cap is not None:
+            return self.aim_cap
+        return max(BATCH, RUN_BUDGET // max(1, len(self.ruleset_list)))
 
     @property
     def ruleset_list(self) -> Sequence[Ruleset]:
@@ -99,7 +107,22 @@ class Corpus:
 
     def cases(self) -> Iterator[Case]:
         """Every case, scoring first, then saved traces, fixtures, then generated games and aimed games
-        (lazily); each case is counted in :attr:`coverage` as it is yielded."""
+        (lazily); each case is counted in :attr:`coverage` as it is yielded. With :attr:`background`, the
+        helper process starts generating before the first case is yielded."""
+        rulesets = self.ruleset_list
+        generated: Iterator[Case] = iter(())
+        if rulesets:
+            def make() -> Iterator[Case]:
+                return generated_and_aimed(rulesets, self.players, self.games, self.seed, self.variants,
+                                           self.min_coverage, self.candidates_per_ruleset(), self.decks,
+                                           self.levels)
+
+            if self.background and self.games > 1:
+                helper = in_background(make)
+                first = next(helper, None)  # the helper is running from here on
+                generated = itertools.chain([] if first is None else [first], helper)
+            else:
+                generated = make()
         if self.scoring and "scoring" in self.levels:
             for ruleset in self.ruleset_list:
                 for case in (scoring_cases(ruleset, fresh=True) if self.fresh_hands else scoring_cases(ruleset)):
@@ -111,15 +134,9 @@ class Corpus:
         for case in self.fixture_list():
             self.coverage.add_case(case, "fixture")
             yield case
-        rulesets = self.ruleset_list
-        if rulesets:
-            def make() -> Iterator[Case]:
-                return generated_and_aimed(rulesets, self.players, self.games, self.seed, self.variants,
-                                           self.min_coverage, self.aim_cap, self.decks, self.levels)
-
-            for case in in_background(make) if self.background and self.games > 1 else make():
-                self.coverage.add_case(case, "generated")
-                yield case
+        for case in generated:
+            self.coverage.add_case(case, "generated")
+            yield case
 
     def size(self) -> int:
         """An estimate of the number of cases, for the progress bar."""
