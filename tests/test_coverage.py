@@ -22,16 +22,9 @@ from flip7_spec.conformance.coverage import (
     summarise,
     trace_clauses,
 )
+from flip7_spec.conformance.hunts import Aim, RunawayGame, aimed_game, deck_hunt
 from flip7_spec.conformance.session import Corpus
-from flip7_spec.conformance.steer import (
-    MISSES,
-    Aim,
-    RunawayGame,
-    _deck_hunt,
-    aimed_cases,
-    aimed_game,
-    played_clauses,
-)
+from flip7_spec.conformance.steer import MISSES, aimed_cases, played_clauses
 from flip7_spec.evidence import Evidence, RoundEnd, ScoredRow
 from flip7_spec.protocol.adapter import reference_hello
 from flip7_spec.registry import definition_of
@@ -198,7 +191,7 @@ def test_deck_hunts_reach_the_empty_deck_and_endless_play() -> None:
     for name in found:
         for index in range(40):
             hunt = "tiny_deck" if index % 2 else "still_deck"
-            ruleset = _deck_hunt(preset(name), hunt, 3, None, rng)
+            ruleset = deck_hunt(preset(name), hunt, 3, None, rng)
             assert ruleset is not None and sum(n for _, n in ruleset.deck) <= 9
             try:
                 played = aimed_game(Aim(ruleset, 3, hunt), "deck", index)
