@@ -1,0 +1,36 @@
+"""The mutation sweep (tools/mutation_sweep.py) stays runnable as the code it mutates changes: each mutation's
+text occurs exactly once in its file, and the mutated file still compiles (a mutant that cannot be imported
+would count as killed for the wrong reason)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def sweep() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("mutation_sweep", ROOT / "tools" / "mutation_sweep.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("mutation_sweep", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+MUTATIONS = sweep().MUTATIONS
+
+
+@pytest.mark.parametrize("mutation", MUTATIONS, ids=[m.id for m in MUTATIONS])
+def test_each_mutation_applies_once_and_compiles(mutation: object) -> None:
+    path = ROOT / mutation.path  # type: ignore[attr-defined]
+    source = path.read_text(encoding="utf-8")
+    assert source.count(mutation.before) == 1, f"{mutation.id}: its text is not found once in {mutation.path}"  # type: ignore[attr-defined]
+    mutated = source.replace(mutation.before, mutation.after)  # type: ignore[attr-defined]
+    assert mutated != source
+    compile(mutated, str(path), "exec")
