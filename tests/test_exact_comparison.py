@@ -246,6 +246,17 @@ def test_a_total_differing_at_a_round_end_blames_scoring_and_otherwise_banking()
     assert blame(path, at_end[:1], Role.HIT_STAY, game) == "F7-BANK"
 
 
+def test_a_dealer_differing_blames_the_rotation_and_a_round_number_the_round_end() -> None:
+    # Without a diagnosis the clause is the blame's guess: the Dealer is the rotation's (F7-DEALER-ROTATION,
+    # even at the step where a round ends), the round number the round end's (or the Flip 7's that ended it).
+    game = definition_of(preset("flip7"))
+    at_end = [{"event": "stay", "clause": "F7-HIT-STAY", "player": 1}, {"event": "round_end", "clause": "F7-SCORE"}]
+    assert blame(["dealer"], at_end, Role.HIT_STAY, game) == "F7-DEALER-ROTATION"
+    assert blame(["round"], at_end, Role.HIT_STAY, game) == "F7-ROUND-END"
+    assert blame(["round"], [*at_end, {"event": "flip7", "clause": "F7-FLIP7", "player": 0}], Role.HIT_STAY,
+                 game) == "F7-FLIP7"
+
+
 def test_replay_diverges_on_an_event_value_of_another_type() -> None:
     trace = _trace()
     index, position = next((i, k) for i, s in enumerate(trace["steps"]) for k, e in enumerate(s.get("events", []))
