@@ -23,9 +23,10 @@ scarcer the more, per decision). A clause that :data:`MISSES` candidates aimed a
 aside, so that it does not starve the others; the clauses left short are reported with the reason.
 
 Each candidate is built and played by :mod:`flip7_spec.conformance.hunts`; this module chooses what it aims
-at and which candidates are kept. Everything is drawn from :class:`random.Random` instances seeded by the run's seed: the same ``--seed`` gives
-the same games. The candidate budget is ``cap`` per ruleset (by default :data:`RUN_BUDGET` split among the
-run's rulesets), shared: what a ruleset does not use goes to the rulesets still short.
+at and which candidates are kept. Everything is drawn from :class:`random.Random` instances seeded by the
+run's seed: the same ``--seed`` gives the same games. The candidate budget is ``cap`` per ruleset (by default
+:data:`RUN_BUDGET` split among the run's rulesets), shared: what a ruleset does not use goes to the rulesets
+still short.
 """
 
 from __future__ import annotations
