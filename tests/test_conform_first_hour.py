@@ -104,6 +104,22 @@ def test_a_saved_failure_says_how_to_rerun_it_and_reruns(tmp_path: Path) -> None
     assert fixed.code == 0, fixed.output
 
 
+def test_a_failing_fixture_is_saved_too_and_its_rerun_is_not_saved_again(tmp_path: Path) -> None:
+    # Outside a checkout the fixtures live in the installed package: a failing one is copied out whole.
+    saved = tmp_path / "failures"
+    first = conform("--python", "tests.mutants.dealer_fixed:Engine", "--games", "0", "-r", "flip7", "--no-scoring",
+                    "--save-failures", str(saved))
+    assert first.code == 1, first.output
+    paths = sorted(saved.glob("fixture_flip7_*.json"))
+    assert paths, first.output
+    document = json.loads(paths[0].read_text(encoding="utf-8"))
+    assert document["header"]["provenance"]["failure"]["clause"] == "F7-DEALER-ROTATION"
+    again_folder = tmp_path / "again"
+    again = conform(*shlex.split(document["header"]["provenance"]["rerun"])[2:], "--save-failures", str(again_folder))
+    assert again.code == 1 and "F7-DEALER-ROTATION" in again.stdout, again.output
+    assert not again_folder.exists() or not any(again_folder.iterdir())
+
+
 def test_trace_of_a_missing_file_is_a_usage_error(tmp_path: Path) -> None:
     completed = subprocess.run([sys.executable, "-m", "flip7_spec", "conform", "--engine", serve_command(), "--trace",
                                 str(tmp_path / "absent.json")], cwd=REPO, env=environment("x"), capture_output=True,

@@ -164,7 +164,8 @@ def _inputs(ruleset_names: tuple[str, ...], fixtures: Path | None, traces: tuple
 @click.option("--workers", "-j", type=click.IntRange(1), default=1, show_default=True, callback=within(WORKERS),
               help="cases run in parallel, each worker with its own engine process")
 @click.option("--save-failures", type=click.Path(file_okay=False, path_type=Path),
-              help="write a shrunk trace of every failing generated case here (its header says how to re-run it)")
+              help="write the trace of every failing generated case (shrunk) and fixture here (its header says "
+                   "how to re-run it)")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), help="write a JSON report")
 @click.option("--junit-xml", type=click.Path(dir_okay=False, path_type=Path), help="write a JUnit XML report")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False, path_type=Path),

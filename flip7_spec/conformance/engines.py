@@ -4,6 +4,7 @@ and saved when it fails (what one process of a conformance run does, with one wo
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import shlex
 import sys
@@ -13,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from flip7_spec.conformance import FAIL
-from flip7_spec.conformance.cases import Case
+from flip7_spec.conformance.cases import Case, part_of
 from flip7_spec.conformance.declarations import DeclarationError, check_declarations
 from flip7_spec.conformance.runner import CaseResult, run_case
 from flip7_spec.conformance.shrink import shrink
@@ -136,14 +137,19 @@ def _record_failure(small: dict[str, Any], case: Case, result: CaseResult, engin
 
 def finish(engine: EngineAdapter, hello: dict[str, Any], case: Case, save: Path | None,
            spec: EngineSpec | None = None) -> Outcome:
-    """Run one case; when it fails and ``save`` is a folder, shrink it and save the small trace there, with
-    the failure and the command that re-runs it in its provenance (written whole or not at all: a full disk
-    is noted in the result, never a half-written file)."""
+    """Run one case; when it fails and ``save`` is a folder, save its trace there (a generated game shrunk, a
+    fixture as it is: outside a checkout the fixtures live in the installed package), with the failure and
+    the command that re-runs it in its provenance (written whole or not at all: a full disk is noted in the
+    result, never a half-written file). A saved trace run again with ``--trace`` is not saved again."""
     results = run_case(engine, case, hello)
+    kept = case.trace is not None and (case.generated or part_of(case.id) == "fixture")
     for result in results:
-        if result.outcome == FAIL and case.generated and save is not None:
+        if result.outcome == FAIL and kept and save is not None:
             try:
-                small = shrink(case, result, lambda c: run_case(engine, c, hello))
+                if case.generated:
+                    small = shrink(case, result, lambda c: run_case(engine, c, hello))
+                else:
+                    small = json.loads(json.dumps(case.trace))  # a copy: the corpus keeps its own
                 _record_failure(small, case, result, engine, hello)
             except Exception as error:  # shrinking must never lose the failure itself
                 result.shrunk = f"(shrinking failed: {type(error).__name__}: {error})"
