@@ -18,13 +18,13 @@ Wanted = Callable[[Card, list[Card]], bool]
 
 
 class PileSteering:
-    """Moves chosen cards of the draw pile to its top, keeping ``deck`` (the record's draw pile, top first)
-    equal to the order the cards are really drawn in. Used only before the first reshuffle, while the pile is
-    the rest of the deck."""
+    """Moves chosen cards of the draw pile to its top through :meth:`Game.restack
+    <flip7_spec.machine.Game.restack>`, which keeps the game's :attr:`~flip7_spec.machine.Game.initial_deck`
+    the order the cards are really drawn in. Used only before the first reshuffle, while the pile is the rest
+    of the deck."""
 
-    def __init__(self, game: Game, deck: list[Card]) -> None:
+    def __init__(self, game: Game) -> None:
         self.game = game
-        self.deck = deck
 
     def put_on_top(self, wanted: Sequence[Wanted]) -> bool:
         """For each predicate in order, find the nearest pile card it accepts (given the cards already
@@ -38,8 +38,6 @@ class PileSteering:
         rest = [c for i, c in enumerate(top_first) if i not in picked]
         new_top_first = [top_first[i] for i in picked] + rest
         game.restack(new_top_first)
-        drawn = len(self.deck) - len(new_top_first)
-        self.deck[drawn:] = new_top_first
         return True
 
 

@@ -230,10 +230,10 @@ def _still_deck(ruleset: Ruleset, bare: bool, rng: random.Random) -> tuple[tuple
 class _Hunter:
     """Chooses for an aimed game and steers its pile before the first reshuffle."""
 
-    def __init__(self, aim: Aim, rng: random.Random, game: Game, deck: list[Card]) -> None:
+    def __init__(self, aim: Aim, rng: random.Random, game: Game) -> None:
         self.aim = aim
         self.rng = rng
-        self.steering = PileSteering(game, deck)
+        self.steering = PileSteering(game)
         self.hero: int | None = None
         self.reshuffled = False
         self.drawing = False  # a drawing Action's tangle is on top of the pile
@@ -401,7 +401,7 @@ def aimed_game(aim: Aim, seed: str, index: int) -> AimedGame:
         return order
 
     game = make_game(aim.ruleset, aim.players, list(deck), dealer, reshuffle, record=True)
-    hunter = _Hunter(aim, rng, game, list(deck))
+    hunter = _Hunter(aim, rng, game)
     holder.append(hunter)
     ends = watch_round_ends(game)
     game.start()

@@ -74,10 +74,9 @@ class _Play:
         self.draw = draw
         self.chooser = chooser
         self.script = script
-        deck = setup.cards()
         self.reshuffles: list[Reshuffle] = []
-        self.game = make_game(setup.ruleset, setup.players, list(deck), setup.dealer, self.reshuffle)
-        self.steering = PileSteering(self.game, deck)
+        self.game = make_game(setup.ruleset, setup.players, setup.cards(), setup.dealer, self.reshuffle)
+        self.steering = PileSteering(self.game)
 
     def reshuffle(self, discard: list[Card]) -> list[Card]:
         game = self.game

@@ -350,9 +350,8 @@ class DifferentialMachine(RuleBasedStateMachine):
         def reshuffler(discard: list[Card]) -> list[Card]:
             return self._reshuffle(discard)
 
-        deck = setup.cards()
-        self.game = make_game(setup.ruleset, setup.players, list(deck), setup.dealer, reshuffler)
-        steering = PileSteering(self.game, deck)
+        self.game = make_game(setup.ruleset, setup.players, setup.cards(), setup.dealer, reshuffler)
+        steering = PileSteering(self.game)
         events: list[Event] = self.game.start()
         self.start_observation = self.game.observation()
         self.start_events = [e.to_json() for e in events]
@@ -367,7 +366,8 @@ class DifferentialMachine(RuleBasedStateMachine):
                 forced = options[option_index(data.draw, options)]
             self._reference_step(forced)
         if script is not None:  # the deck as the cards were really drawn, the steering included
-            self.setup = GameSetup(setup.ruleset, setup.players, setup.dealer, tuple(c.text for c in deck))
+            self.setup = GameSetup(setup.ruleset, setup.players, setup.dealer,
+                                   tuple(c.text for c in self.game.initial_deck))
         self._engine_replay()
 
     @precondition(lambda self: not self.finished())
