@@ -135,20 +135,34 @@ def reproduces(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Se
                decisions: Sequence[Any], found: Sequence[Any], upto: int, project: Projection) -> bool:
     """Whether the reference under ``ruleset``, given the trace's setup and decisions, shows the engine's
     observations ``found[0..upto]`` (after projection) exactly."""
-    def same(position: int, observation: Any) -> bool:
-        return canonical(project(position, observation)) == canonical(project(position, found[position]))
+    # Most readings already differ at the divergent position: look there first, without building the
+    # observations on the way (the costly part), and check every earlier position only for a match.
+    seen = _seen_at(ruleset, header, reshuffles, decisions, upto, project)
+    return seen is not None and seen == canonical(project(upto, found[upto])) and \
+        _earlier_match(ruleset, header, reshuffles, decisions, found, upto, project)
 
+
+def _seen_at(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Sequence[str]],
+             decisions: Sequence[Any], upto: int, project: Projection) -> str | None:
+    """The canonical text of the reference's projected observation at position ``upto`` under ``ruleset``;
+    None when the decisions or the reshuffle orders do not fit this reading."""
     try:
-        # Most readings already differ at the divergent position: look there first, without building the
-        # observations on the way (the costly part), and check every earlier position only for a match.
         game = _replayed(ruleset, header, reshuffles, decisions, upto)
-        if not same(upto, game.observation()):
-            return False
+        return canonical(project(upto, game.observation()))
+    except (Flip7Error, IndexError, KeyError, TypeError):
+        return None
+
+
+def _earlier_match(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Sequence[str]],
+                   decisions: Sequence[Any], found: Sequence[Any], upto: int, project: Projection) -> bool:
+    """Whether the reference under ``ruleset`` shows ``found[position]`` (after projection) at every position
+    before ``upto``."""
+    try:
         game = _replayed(ruleset, header, reshuffles, (), 0)
-        for position in range(upto + 1):
+        for position in range(upto):
             if position > 0:
                 game.apply(decisions[position - 1])
-            if not same(position, game.observation()):
+            if canonical(project(position, game.observation())) != canonical(project(position, found[position])):
                 return False
     except (Flip7Error, IndexError, KeyError, TypeError):
         return False  # the decisions or the reshuffle orders do not fit this reading
@@ -214,22 +228,19 @@ def diagnoses(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Seq
     does, the pairs of readings that do together (each a :class:`Diagnosis` whose ``together`` names the
     second reading)."""
     def seen(variant: Ruleset) -> str | None:
-        """The reference's projected observation at ``upto`` under ``variant`` (None: it cannot get there)."""
-        try:
-            game = _replayed(variant, header, reshuffles, decisions, upto)
-            return canonical(project(upto, game.observation()))
-        except (Flip7Error, IndexError, KeyError, TypeError):
-            return None
+        return _seen_at(variant, header, reshuffles, decisions, upto, project)
+
+    def fits(variant: Ruleset, at: str | None) -> bool:
+        """``at`` being ``variant``'s observation at ``upto``: whether it shows the engine's, up to there."""
+        return at == target and _earlier_match(variant, header, reshuffles, decisions, found, upto, project)
 
     target = canonical(project(upto, found[upto]))
     singles = [(d, seen(d.ruleset)) for d in alternatives(ruleset) if d.ruleset is not None]
-    matches = [d for d, at in singles if at == target and d.ruleset is not None
-               and reproduces(d.ruleset, header, reshuffles, decisions, found, upto, project)]
+    matches = [d for d, at in singles if d.ruleset is not None and fits(d.ruleset, at)]
     if not matches:
         own = seen(ruleset)
         moving = [d for d, at in singles if at is not None and at != own][:MAX_PAIRED]
-        matches = _pairs(ruleset, moving, lambda variant: seen(variant) == target and reproduces(
-            variant, header, reshuffles, decisions, found, upto, project))
+        matches = _pairs(ruleset, moving, lambda variant: fits(variant, seen(variant)))
     return [replace(d, also=tuple(o.reading for o in matches if o is not d)) for d in matches]
 
 
