@@ -198,13 +198,18 @@ def _small_deck(ruleset: Ruleset, rng: random.Random) -> tuple[tuple[str, int], 
     return tuple(sorted(kept.items()))
 
 
+def _action_texts(ruleset: Ruleset) -> list[str]:
+    """The texts of the Action cards of ``ruleset``'s deck (neither Numbers nor Modifiers), sorted."""
+    return sorted({text for text, n in ruleset.deck if n > 0 and not card(text).is_number
+                   and not card(text).is_modifier})
+
+
 def _tiny_deck(ruleset: Ruleset, players: int, rng: random.Random) -> tuple[tuple[str, int], ...]:
     """Numbers of ``ruleset``'s deck with different values, about one a player (from one fewer to two more),
     with one of its Actions (the discard pile then holds a card while the deck runs out) and one time in two
     one of its other cards."""
     numbers = sorted({text for text, n in ruleset.deck if n > 0 and card(text).is_number})
-    actions = sorted({text for text, n in ruleset.deck if n > 0 and not card(text).is_number
-                      and not card(text).is_modifier})
+    actions = _action_texts(ruleset)
     others = sorted({text for text, n in ruleset.deck if n > 0 and not card(text).is_number})
     rng.shuffle(numbers)
     kept = Counter(numbers[:max(1, players + rng.randint(-1, 2))])
@@ -219,8 +224,7 @@ def _still_deck(ruleset: Ruleset, bare: bool, rng: random.Random) -> tuple[tuple
     """One or two Numbers worth 0 (the game's plain 0), unless ``bare`` with an Action of ``ruleset``'s deck
     or two: a deck no round scores a point from."""
     kept = Counter({"0": rng.randint(1, 2)})
-    actions = sorted({text for text, n in ruleset.deck if n > 0 and not card(text).is_number
-                      and not card(text).is_modifier})
+    actions = _action_texts(ruleset)
     if actions and not bare:
         for _ in range(rng.randint(1, 2)):
             kept[rng.choice(actions)] += 1
