@@ -17,10 +17,12 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition,
 
 from flip7_spec.cards import Card, card
 from flip7_spec.clauses import CLAUSES
-from flip7_spec.conformance.runner import strip_options, totals_only
+from flip7_spec.conformance.cases import Case
+from flip7_spec.conformance.runner import strip_options, support_problem, totals_only
 from flip7_spec.events import Choice, Event
 from flip7_spec.machine import Game
 from flip7_spec.play import make_game
+from flip7_spec.protocol import Level
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure, ReferenceAdapter, Skipped
 from flip7_spec.protocol.process import ProcessEngine
 from flip7_spec.registry import Role, definition_of
@@ -324,22 +326,11 @@ class DifferentialMachine(RuleBasedStateMachine):
         return script, prepared
 
     def _declares(self, ruleset: Ruleset) -> bool:
-        """Whether the engine's handshake declares ``ruleset``: its preset, and each option at the preset's
-        value or at a value the handshake lists."""
+        """Whether the engine's handshake declares ``ruleset`` (as conform judges it:
+        :func:`~flip7_spec.conformance.runner.support_problem`)."""
         if self.engine_spec is None:
             return True
-        hello = self.hello()
-        if ruleset.name not in hello.get("rulesets", []):
-            return False
-        base = preset(ruleset.name)
-        declared = hello.get("options", {})
-        for option in ruleset.OPTIONS:
-            value = getattr(ruleset, option)
-            listed = declared.get(option, [])
-            if not (_same_value(value, getattr(base, option)) or listed == "any"
-                    or any(_same_value(value, w) for w in listed)):
-                return False
-        return True
+        return support_problem(self.hello(), Case("steered", Level.ROUND, ruleset)) is None
 
     @initialize(data=st.data())
     def start(self, data: st.DataObject) -> None:
