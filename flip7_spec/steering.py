@@ -70,10 +70,12 @@ def any_number(c: Card, chosen: list[Card]) -> bool:
     return c.is_number
 
 
-def new_number_for(held: set[int]) -> Wanted:
-    """A Number whose value is neither in ``held`` nor among the cards picked before it."""
+def new_number_for(held: set[int], plain: bool = False) -> Wanted:
+    """A Number whose value is neither in ``held`` nor among the cards picked before it; with ``plain``, one
+    without a special effect (a Vengeance Lucky 13 or Unlucky 7, say)."""
     def accept(c: Card, chosen: list[Card]) -> bool:
-        return c.is_number and c.value not in held and all(c.value != o.value for o in chosen)
+        return c.is_number and (not plain or c.special is None) and c.value not in held and \
+            all(c.value != o.value for o in chosen)
 
     return accept
 

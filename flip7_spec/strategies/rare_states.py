@@ -14,7 +14,7 @@ from flip7_spec.cards import Card, Kind, card
 from flip7_spec.events import Choice, Decision, Event
 from flip7_spec.machine import Game
 from flip7_spec.rulesets import Ruleset
-from flip7_spec.steering import PileSteering, Wanted, any_number, card_text, new_number_for, rig
+from flip7_spec.steering import PileSteering, any_number, card_text, new_number_for, rig
 from flip7_spec.strategies.choosers import data_chooser
 from flip7_spec.strategies.games import DEFAULT_MAX_DECISIONS, Reshuffle, Script, play_steered
 from flip7_spec.strategies.setups import Draw, draw_piles
@@ -88,15 +88,6 @@ def _scaling(c: Card, chosen: list[Card]) -> bool:
     return c.kind in SCALING_KINDS
 
 
-def _plain_new_number(held: set[int]) -> Wanted:
-    """A Number without a special effect whose value is neither in ``held`` nor among the cards picked
-    before it."""
-    def accept(c: Card, chosen: list[Card]) -> bool:
-        return c.is_number and c.special is None and c.value not in held and all(c.value != o.value for o in chosen)
-
-    return accept
-
-
 class _Flip7Scaled(Script):
     """The first player to decide (the hero) takes a scaling Modifier (x2 in the base game; in Vengeance
     the /2, which they play on themselves), then one new Number per Hit up to seven values, while everyone
@@ -148,9 +139,9 @@ class _Flip7Scaled(Script):
         if decision.player != hero:
             if "stay" in decision.options:
                 return "stay"
-            return "hit" if steering.put_on_top([_plain_new_number(held)]) else None
+            return "hit" if steering.put_on_top([new_number_for(held, plain=True)]) else None
         scaled = any(_scaling(c, []) for c in game.players[hero].cards)
-        if not steering.put_on_top([_plain_new_number(held)] if scaled else [_scaling]):
+        if not steering.put_on_top([new_number_for(held, plain=True)] if scaled else [_scaling]):
             return None
         if scaled and len(held) == 6:
             self.last_hit = len(game.history)
