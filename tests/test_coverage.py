@@ -28,7 +28,7 @@ from flip7_spec.conformance.steer import MISSES, aimed_cases, played_clauses
 from flip7_spec.evidence import Evidence, RoundEnd, ScoredRow
 from flip7_spec.protocol.adapter import reference_hello
 from flip7_spec.registry import definition_of
-from flip7_spec.rulesets import preset
+from flip7_spec.rulesets import preset, ruleset_from_json
 from flip7_spec.steering import new_number_for, rig
 from flip7_spec.trace.record import record_choices
 
@@ -151,6 +151,24 @@ def test_aimed_games_reach_clauses_plain_games_do_not_and_are_deterministic() ->
     reached = {c for c, n in coverage.counts["flip7"].items() if n}
     # from nothing, 30 aimed candidates reach Flip 7s, ties or game ends and Flip Three tangles
     assert {"F7-FLIP7", "F7-GAME-END", "F7-FLIP3-SETASIDE"} <= reached
+
+
+@pytest.mark.parametrize("document", [
+    {"name": "house-rules", "base": "flip7", "options": {"target_score": 150}},
+    {"name": "flip7-fingerprint", "base": "flip7",
+     "deviations": ["tie_to_first_seat", 'reshuffle_moment="when_emptied"']},
+], ids=["ruleset-file", "fingerprint"])
+def test_a_ruleset_of_the_run_that_starts_from_a_preset_counts_under_its_own_name(document: dict[str, Any]) -> None:
+    # A ruleset file or a fingerprint (`--ruleset FILE`) is summarised under its own name, and its aimed games
+    # see the cases already counted: they stop once every clause has its cases instead of spending the budget.
+    ruleset = ruleset_from_json(document)
+    corpus = Corpus(rulesets=[ruleset], games=20, seed="0").for_engine(reference_hello())
+    cases = list(corpus.cases())
+    summary = summarise(corpus.coverage, corpus.variants, [ruleset])[0]
+    assert summary.ruleset == document["name"] and "flip7" not in corpus.coverage.counts
+    assert len(summary.reached) >= 0.9 * len(summary.expected), summary.unreached
+    aimed = [c for c in cases if ":aimed/" in c.id]
+    assert len(aimed) < corpus.candidates_per_ruleset() // 4
 
 
 def test_the_corpus_counts_coverage_by_part() -> None:

@@ -180,6 +180,9 @@ class Coverage:
     counts: dict[str, Counter[str]] = field(default_factory=dict)
     by_part: dict[str, dict[str, Counter[str]]] = field(default_factory=dict)
     rulesets: dict[str, Ruleset] = field(default_factory=dict)
+    own: frozenset[str] = frozenset()
+    """The names of the run's own rulesets: each counts under its own name even when it starts from a preset
+    (a ruleset file, a fingerprint), since the summary and the aimed games look it up so."""
     shortfalls: dict[str, dict[str, str]] = field(default_factory=dict)
     """Per ruleset name, the clauses the aimed games left short of their target number of generated cases,
     with the reason (from the last generated case, :attr:`~flip7_spec.conformance.cases.Case.shortfalls`)."""
@@ -187,10 +190,11 @@ class Coverage:
 
     def add(self, ruleset: Ruleset, part: str, clauses: Iterable[str]) -> None:
         """Count one case of ``part`` that exercises ``clauses`` under ``ruleset``, counted under the name of its
-        preset: option variants of a preset add up, and a ruleset file (a fixture's small deck, say) counts for
-        the preset it starts from."""
+        preset: option variants of a preset add up, and a ruleset file that is not one of the run's own
+        (:attr:`own`; a fixture's small deck, say) counts for the preset it starts from."""
         presets = preset_names()
-        name = ruleset.name if ruleset.name in presets or not ruleset.base else ruleset.base
+        own = ruleset.name in presets or ruleset.name in self.own or not ruleset.base
+        name = ruleset.name if own else ruleset.base
         if name not in self.rulesets:
             self.rulesets[name] = preset(name) if name in presets else ruleset
         self.counts.setdefault(name, Counter()).update(set(clauses))

@@ -110,6 +110,7 @@ class Corpus:
         (lazily); each case is counted in :attr:`coverage` as it is yielded. With :attr:`background`, the
         helper process starts generating before the first case is yielded."""
         rulesets = self.ruleset_list
+        self.coverage.own = frozenset(r.name for r in rulesets)
         generated: Iterator[Case] = iter(())
         if rulesets:
             def make() -> Iterator[Case]:

@@ -332,7 +332,7 @@ def generated_and_aimed(rulesets: Sequence[Ruleset], players: Sequence[int], gam
     candidates per ruleset; none when ``least`` is 0 or the game level is not run). The last case carries
     the aim's notes (:attr:`Case.shortfalls`): per ruleset, the clauses still short of ``least`` generated
     cases and why."""
-    aiming = Coverage()
+    aiming = Coverage(own=frozenset(r.name for r in rulesets))
     held: Case | None = None  # the latest case, yielded once the next one comes (the last carries the notes)
     for job in game_jobs(rulesets, players, games, seed, variants):
         trace, clauses = played_clauses(job)
