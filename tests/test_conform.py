@@ -28,6 +28,7 @@ from typing import Any
 
 import pytest
 
+from flip7_spec.cli.common import EXIT_UNCHECKED
 from flip7_spec.conformance import ERRORED, FAIL, OUTCOMES, PASS, SKIPPED
 from flip7_spec.conformance.session import Corpus, EngineSpec, run
 from flip7_spec.protocol import LEVELS
@@ -240,15 +241,21 @@ def test_engine_flooding_stderr_passes() -> None:
     assert re.search(r"^total\s+16\s+0\s+0\s+0$", ran.stdout, re.MULTILINE), ran.stdout
 
 
-def test_engine_skipping_everything_exits_0(tmp_path: Path) -> None:
+def test_engine_skipping_everything_is_unchecked_not_a_pass(tmp_path: Path) -> None:
+    """A run in which no case ran checked nothing: exit 3 with one line saying why, never 0."""
     report_path = tmp_path / "report.json"
     ran = conform("--engine", engine("skip_all"), "--timeout", "5", "--games", "2", "--no-fixtures", "-r", "flip7",
                   "--json", str(report_path))
-    assert ran.code == 0, ran.output
-    counts = totals(read_json(report_path))
+    assert ran.code == EXIT_UNCHECKED, ran.output
+    report = read_json(report_path)
+    counts = totals(report)
     assert counts[SKIPPED] > 0
     assert counts[PASS] == counts[FAIL] == counts[ERRORED] == 0
     assert "skip_all: this engine supports nothing yet" in ran.stdout
+    assert any(line.startswith("unchecked: every one of the") for line in ran.stderr.splitlines()), ran.stderr
+    assert report["unchecked"]
+    # the coverage counts only the cases that ran
+    assert re.search(r"^coverage flip7: 0 of \d+ clauses reached", ran.stdout, re.MULTILINE), ran.stdout
 
 
 # ---- reports, smoke, workers, Ctrl-C ----------------------------------------------------------------
@@ -302,6 +309,13 @@ def test_smoke_against_the_reference_passes() -> None:
     ran = conform("--smoke", "--engine", serve_command())
     assert ran.code == 0, ran.output
     assert "smoke: handshake ok" in ran.stdout and ": ok" in ran.stdout.splitlines()[-1]
+
+
+def test_smoke_whose_game_is_skipped_is_unchecked() -> None:
+    """--smoke checked nothing when the engine skipped its game: exit 3, not 0."""
+    ran = conform("--smoke", "--engine", engine("skip_all"), "--timeout", "5")
+    assert ran.code == EXIT_UNCHECKED, ran.output
+    assert "nothing was checked" in ran.stdout
 
 
 def test_smoke_against_garbage_exits_2() -> None:

@@ -14,6 +14,7 @@ from flip7_spec.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_CHECK_FAILED,
     EXIT_OK,
+    EXIT_UNCHECKED,
     engine_command,
     say,
     seconds,
@@ -32,13 +33,13 @@ from flip7_spec.conformance.report import (
     json_report,
     junit_report,
     report_document,
-    skip_lines,
     summary_lines,
 )
 from flip7_spec.conformance.runner import CaseResult
 from flip7_spec.conformance.session import Corpus, EngineSpec, EngineUnusable, Outcome, handshake, run
 from flip7_spec.conformance.smoke import smoke
 from flip7_spec.conformance.steer import DEFAULT_CAP, RUN_BUDGET
+from flip7_spec.conformance.verdict import broken_promise_lines, skip_reason_lines, unchecked_lines
 from flip7_spec.errors import Flip7Error, OutputError
 from flip7_spec.fixtures import shipped_fixtures_dir
 from flip7_spec.htmlreport import TraceKeeper, render_report, report_from
@@ -64,6 +65,8 @@ def _smoke(spec: EngineSpec) -> int:
     except EngineUnusable as error:
         say(f"smoke: handshake FAILED: {error}")
         return EXIT_BAD_INPUT
+    if verdict is None:
+        return EXIT_UNCHECKED
     return EXIT_CHECK_FAILED if verdict is False else EXIT_OK
 
 
@@ -212,8 +215,10 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
     failure against the engine.
 
     \b
-    Exit codes: 0 everything ran passed (or was skipped); 1 a case failed or errored;
-    2 the engine cannot be used at all, or an input or output is unusable (checked before the run);
+    Exit codes: 0 every case that ran passed (the others were skipped as the handshake declares);
+    1 a case failed or errored; 2 the engine cannot be used at all, or an input or output is unusable
+    (checked before the run); 3 unchecked: no case ran, or every case of a part of the corpus was skipped
+    by the engine although its handshake declares them (also --smoke when its game was skipped);
     130 interrupted (Ctrl-C), 143 terminated (SIGTERM): the engines are stopped and the reports hold
     the cases that finished.
     """
@@ -290,18 +295,23 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
     summary = summary_lines(collected, spec.name, elapsed, decisions, handshake_seconds)
     covered = summarise(settled_corpus.coverage, settled_corpus.variants, settled_corpus.ruleset_list)
     aimed = settled_corpus.min_coverage if settled_corpus.games else 0
-    for line in [*summary, *corpus_lines(collected, shown_from),
+    for line in [*skip_reason_lines(collected, settled_corpus.coverage), *summary,
+                 *corpus_lines(collected, shown_from),
                  *coverage_lines(covered, verbose, aimed, explain=min_coverage is not None),
-                 *skip_lines(collected), *cause_lines(collected), *fingerprint_lines(collected)]:
+                 *cause_lines(collected), *fingerprint_lines(collected)]:
         say(line)
+    unchecked: list[str] = []
     if stopped is None:
-        for line in empty_part_warnings(collected, asked):
+        for line in [*empty_part_warnings(collected, asked), *broken_promise_lines(collected)]:
+            say(line, err=True)
+        unchecked = unchecked_lines(collected, asked)
+        for line in unchecked:
             say(line, err=True)
     meta = {"engine": spec.name, "hello": hello, "seed": seed, "games": games, "interrupted": stopped is not None,
             "seconds": round(elapsed, 3), "decisions": decisions,
             "engine_seconds": round(engine_seconds(collected, handshake_seconds), 3),
             "fingerprint": {base: list(r.deviations) for base, r in fingerprints(collected).items()},
-            "coverage": [c.to_json() for c in covered]}
+            "coverage": [c.to_json() for c in covered], "unchecked": unchecked}
     reports.write(collected, meta, spec.name, keeper)
     if fingerprint_path is not None:
         for written in write_fingerprints(fingerprint_path, collected):
@@ -310,7 +320,7 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
         say("interrupted: the reports hold the cases that finished", err=True)
         raise click.exceptions.Exit(interruption(stopped))
     failed = any(r.outcome in (FAIL, ERRORED) for r in collected)
-    raise click.exceptions.Exit(EXIT_CHECK_FAILED if failed else EXIT_OK)
+    raise click.exceptions.Exit(EXIT_CHECK_FAILED if failed else EXIT_UNCHECKED if unchecked else EXIT_OK)
 
 
 def _asked_parts(corpus: Corpus) -> list[str]:

@@ -20,6 +20,8 @@ from flip7_spec.terminal import printable, printable_json
 EXIT_OK = 0
 EXIT_CHECK_FAILED = 1
 EXIT_BAD_INPUT = 2
+EXIT_UNCHECKED = 3
+"""conform: the run checked nothing, or left unchecked a part of the corpus the engine promised to run."""
 EXIT_INTERRUPTED = 130
 
 

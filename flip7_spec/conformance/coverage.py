@@ -186,12 +186,17 @@ class Coverage:
     shortfalls: dict[str, dict[str, str]] = field(default_factory=dict)
     """Per ruleset name, the clauses the aimed games left short of their target number of generated cases,
     with the reason (from the last generated case, :attr:`~flip7_spec.conformance.cases.Case.shortfalls`)."""
+    unchecked: dict[str, dict[str, set[str]]] = field(default_factory=dict)
+    """Per skip reason, per ruleset name, the clauses the cases skipped for that reason would have exercised
+    (see :meth:`skipped`)."""
     _played: dict[int, tuple[Any, Evidence]] = field(default_factory=dict, repr=False)
+    _cases: dict[str, tuple[str, str, frozenset[str]]] = field(default_factory=dict, repr=False)
+    """Per case id counted by :meth:`add_case`: the ruleset name it counts under, its part and its clauses."""
 
-    def add(self, ruleset: Ruleset, part: str, clauses: Iterable[str]) -> None:
+    def add(self, ruleset: Ruleset, part: str, clauses: Iterable[str]) -> str:
         """Count one case of ``part`` that exercises ``clauses`` under ``ruleset``, counted under the name of its
         preset: option variants of a preset add up, and a ruleset file that is not one of the run's own
-        (:attr:`own`; a fixture's small deck, say) counts for the preset it starts from."""
+        (:attr:`own`; a fixture's small deck, say) counts for the preset it starts from. Returns that name."""
         presets = preset_names()
         own = ruleset.name in presets or ruleset.name in self.own or not ruleset.base
         name = ruleset.name if own else ruleset.base
@@ -199,11 +204,38 @@ class Coverage:
             self.rulesets[name] = preset(name) if name in presets else ruleset
         self.counts.setdefault(name, Counter()).update(set(clauses))
         self.by_part.setdefault(name, {}).setdefault(part, Counter()).update(set(clauses))
+        return name
+
+    def skipped(self, case_id: str, reason: str) -> None:
+        """Take back the count of a case :meth:`add_case` counted that did not run (every result skipped): a
+        skipped case checks nothing. Its clauses are kept under ``reason`` in :attr:`unchecked`."""
+        entry = self._cases.pop(case_id, None)
+        if entry is None:
+            return
+        name, part, clauses = entry
+        for counter in (self.counts.get(name), self.by_part.get(name, {}).get(part)):
+            if counter is not None:
+                counter.subtract(clauses)
+                for clause in clauses:
+                    if counter[clause] <= 0:
+                        del counter[clause]
+        self.unchecked.setdefault(reason, {}).setdefault(name, set()).update(clauses)
+
+    def left_unchecked(self, reason: str) -> list[str]:
+        """The clauses only cases skipped for ``reason`` would have exercised: no case that ran reached them
+        (per ruleset, the ruleset-qualified clause ids in order)."""
+        out: list[str] = []
+        for name, clauses in self.unchecked.get(reason, {}).items():
+            reached = self.counts.get(name, Counter())
+            out.extend(c for c in sorted(clauses) if reached[c] <= 0 and c not in out)
+        return out
 
     def add_case(self, case: Any, part: str) -> frozenset[str]:
-        """Count ``case`` (see :func:`case_clauses`) and keep the aim's notes it carries; returns its clauses."""
+        """Count ``case`` (see :func:`case_clauses`) and keep the aim's notes it carries; returns its clauses.
+        A case that then does not run is taken back with :meth:`skipped`."""
         found = case_clauses(case, self._played)
-        self.add(case.ruleset, part, found)
+        name = self.add(case.ruleset, part, found)
+        self._cases[str(case.id)] = (name, part, found)
         notes = getattr(case, "shortfalls", None)
         if notes:
             for name, left in notes.items():

@@ -6,7 +6,6 @@ import json
 import math
 import re
 import xml.etree.ElementTree as ET
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -142,17 +141,6 @@ def empty_part_warnings(results: Sequence[CaseResult], asked: Sequence[str]) -> 
             out.append(f"warning: every one of the {seen[part]} {names[part]} was skipped; the rules they check "
                        f"went unchecked")
     return out
-
-
-def skip_lines(results: Sequence[CaseResult]) -> list[str]:
-    """The skipped results counted by reason, most frequent first (``-v`` lists each one instead)."""
-    reasons = Counter(result.message for result in results if result.outcome == SKIPPED)
-    if not reasons:
-        return []
-    total = sum(reasons.values())
-    lines = [f"skipped {total}, by reason (-v lists them):"]
-    lines.extend(f"  {count:>5}  {reason}" for reason, count in sorted(reasons.items(), key=lambda r: (-r[1], r[0])))
-    return lines
 
 
 def report_document(results: Sequence[CaseResult], meta: dict[str, Any]) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from flip7_spec.conformance.diagnosis import (
 )
 from flip7_spec.protocol import Level
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure, Skipped
+from flip7_spec.protocol.declared import sent_ruleset
 from flip7_spec.protocol.process import ProcessEngine
 from flip7_spec.protocol.schema import message_errors
 from flip7_spec.registry import Role, definition_of
@@ -56,12 +57,21 @@ class CaseResult:
     decisions: int = 0
     seconds: float = 0.0
     shrunk: str | None = None
+    skipped_by: str | None = None
+    """For a skipped result, who skipped it: ``"handshake"`` (the engine's declarations do not cover the case)
+    or ``"engine"`` (the engine replied ``skipped`` to a case its declarations cover)."""
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         out = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "extra"}
         out.update(self.extra)
         return out
+
+
+HANDSHAKE = "handshake"
+"""A case skipped because the engine's handshake does not declare what it needs."""
+BY_ENGINE = "engine"
+"""A case the handshake covers, skipped by the engine's own ``skipped`` reply."""
 
 
 def support_problem(hello: dict[str, Any], case: Case) -> str | None:
@@ -106,9 +116,10 @@ def _preset_or_none(name: str) -> Ruleset | None:
         return None
 
 
-def run_scoring(engine: EngineAdapter, case: Case) -> CaseResult:
-    """Send the hand and compare the score with the specification's."""
-    found = engine.score(case.ruleset.for_engine().to_json(), case.hand, case.busted)
+def run_scoring(engine: EngineAdapter, case: Case, sent: dict[str, Any] | None = None) -> CaseResult:
+    """Send the hand and compare the score with the specification's. ``sent`` is the ruleset as the engine is
+    sent it (:func:`~flip7_spec.protocol.declared.sent_ruleset`; default: every option)."""
+    found = engine.score(case.ruleset.for_engine().to_json() if sent is None else sent, case.hand, case.busted)
     if step_difference(case.expected, found) is None:  # exact: 72.0 and true are not 72 and 1
         return CaseResult(case.id, Level.SCORING, PASS, label=case.label)
     hand = " ".join(case.hand) + (" (busted)" if case.busted else "")
@@ -165,11 +176,13 @@ def differences_json(prefix: list[str | int], found: list[Difference]) -> list[d
             for d in found]
 
 
-def run_trace(engine: EngineAdapter, case: Case, legal: bool) -> list[CaseResult]:
+def run_trace(engine: EngineAdapter, case: Case, legal: bool, sent: dict[str, Any] | None = None
+              ) -> list[CaseResult]:
     """Replay the case's trace on the engine, comparing observations; the first divergence fails it.
 
     Returns the result at the case's level and, when ``legal``, at the ``legal`` level too (the legal
-    choices are compared only once everything else matched).
+    choices are compared only once everything else matched). ``sent`` is the ruleset as the engine is sent it
+    (:func:`~flip7_spec.protocol.declared.sent_ruleset`; default: every option).
     """
     assert case.trace is not None
     trace = case.trace
@@ -183,7 +196,7 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool) -> list[CaseResult
         if found_end is not None:
             round_end = found_end
             end = found_end + 1
-    ruleset_json = case.ruleset.for_engine().to_json()  # the engine plays its own deviations
+    ruleset_json = case.ruleset.for_engine().to_json() if sent is None else sent  # the engine plays its own deviations
     expected_all = [trace.get("start", {}).get("observation")] + [s.get("observation") for s in steps[:end]]
     decisions = [{"player": s["decision"].get("player"), "kind": s["decision"].get("kind"),
                   "choice": s["decision"]["choice"]} for s in steps[:end]]
@@ -431,15 +444,17 @@ def run_case(engine: EngineAdapter, case: Case, hello: dict[str, Any]) -> list[C
     started = time.perf_counter()
     problem = support_problem(hello, case)
     if problem is not None:
-        results = [CaseResult(case.id, case.level, SKIPPED, problem, label=case.label)]
+        results = [CaseResult(case.id, case.level, SKIPPED, problem, label=case.label, skipped_by=HANDSHAKE)]
     else:
         try:
+            sent = sent_ruleset(case.ruleset, hello)  # only the options the engine declared
             if case.level is Level.SCORING:
-                results = [run_scoring(engine, case)]
+                results = [run_scoring(engine, case, sent)]
             else:
-                results = run_trace(engine, case, Level.LEGAL in hello.get("levels", []))
+                results = run_trace(engine, case, Level.LEGAL in hello.get("levels", []), sent)
         except Skipped as skipped:
-            results = [CaseResult(case.id, case.level, SKIPPED, str(skipped), label=case.label)]
+            results = [CaseResult(case.id, case.level, SKIPPED, str(skipped), label=case.label,
+                                  skipped_by=BY_ENGINE)]
         except EngineFailure as failure:
             engine.restart()
             results = [CaseResult(case.id, case.level, ERRORED, str(failure), raw=failure.raw,

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from flip7_spec.conformance import SKIPPED
 from flip7_spec.conformance.background import in_background
 from flip7_spec.conformance.cases import (
     Case,
@@ -164,6 +165,8 @@ def run(spec: EngineSpec, corpus: Corpus, workers: int = 1, save: Path | None = 
     def collect(outcome: Outcome) -> None:
         nonlocal decisions
         results.extend(outcome.results)
+        if outcome.results and all(r.outcome == SKIPPED for r in outcome.results):
+            corpus.coverage.skipped(outcome.results[0].case_id, outcome.results[0].message)  # it checked nothing
         decisions += outcome.decisions
         if on_outcome is not None:
             on_outcome(outcome)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from flip7_spec.conformance import FAIL, PASS, SKIPPED
-from flip7_spec.conformance.cases import Case, default_rulesets, generated_game
+from flip7_spec.conformance.cases import Case, default_rulesets, generated_game, scoring_cases
 from flip7_spec.conformance.runner import CaseResult, run_case
 from flip7_spec.protocol import Level
 from flip7_spec.rulesets import Ruleset
@@ -104,33 +104,50 @@ def adapter_hint(case: Case, result: CaseResult) -> list[str]:
 def smoke(open_engine: Callable[[], tuple[Any, dict[str, Any]]], echo: Callable[[str], None],
           describe: Callable[[CaseResult], list[str]]) -> bool | None:
     """Play the smoke game on the engine ``open_engine`` gives (with its handshake). Returns True when it
-    conforms, False when it differs or fails, None when there was nothing to play."""
+    conforms, False when it differs or fails, None when nothing was checked (the engine skipped the game, or
+    declares no level the smoke check can play): a smoke check that checked nothing is not a pass.
+
+    The game is a whole game when the engine declares the ``game`` level, else its first round when it
+    declares ``round``, else one scoring case when it declares only ``scoring``."""
     engine, hello = open_engine()
     try:
         ruleset, target_note = smoke_ruleset(hello)
         if ruleset is None:
             echo("smoke: the engine declares none of the presets; nothing to play")
             return False
-        if "game" not in hello.get("levels", []):
-            echo("smoke: the engine does not declare the game level; handshake only")
-            return None
-        trace = generated_game(ruleset, max(SMOKE_PLAYERS, ruleset.min_players), "smoke", 0)
-        case = Case(f"smoke:{ruleset.name}", Level.GAME, ruleset, trace=trace, generated=True)
-        rounds = trace.get("footer", {}).get("rounds", "?")
+        levels = hello.get("levels", [])
+        if Level.GAME not in levels and Level.ROUND not in levels:
+            if Level.SCORING not in levels:
+                echo("smoke: the engine declares none of the levels scoring, round, game: nothing was checked")
+                return None
+            hands = scoring_cases(ruleset)
+            if not hands:
+                echo(f"smoke: no scoring case for {ruleset.name}: nothing was checked")
+                return None
+            case = hands[0]
+            what = f"one {ruleset.name} hand ({' '.join(case.hand)})"
+        else:
+            level = Level.GAME if Level.GAME in levels else Level.ROUND
+            trace = generated_game(ruleset, max(SMOKE_PLAYERS, ruleset.min_players), "smoke", 0)
+            case = Case(f"smoke:{ruleset.name}", level, ruleset, trace=trace, generated=True)
+            rounds = trace.get("footer", {}).get("rounds", "?")
+            what = f"one whole {ruleset.name} game {target_note}" if level is Level.GAME else \
+                f"the first round of a {ruleset.name} game {target_note}"
         result = run_case(engine, case, hello)[0]
     finally:
         engine.close()
     if result.outcome == PASS:
-        echo(f"smoke: one whole {ruleset.name} game {target_note} played ({rounds} rounds, "
-             f"{result.decisions} decisions): ok")
+        played = f" ({rounds} rounds, {result.decisions} decisions)" if case.level is Level.GAME else ""
+        echo(f"smoke: {what} played{played}: ok")
         return True
     if result.outcome == SKIPPED:
-        echo(f"smoke: the engine skipped the {ruleset.name} game {target_note}: {result.message}")
+        echo(f"smoke: the engine skipped {what}: {result.message}; nothing was checked")
         return None
-    echo(f"smoke: the adapter works, but the {ruleset.name} game {target_note} differs:" if result.outcome == FAIL
-         else f"smoke: the {ruleset.name} game {target_note} did not run:")
+    echo(f"smoke: the adapter works, but {what} differs:" if result.outcome == FAIL
+         else f"smoke: {what} did not run:")
     for line in describe(result):
         echo(line)
-    for line in adapter_hint(case, result):
-        echo(line)
+    if case.trace is not None:
+        for line in adapter_hint(case, result):
+            echo(line)
     return False

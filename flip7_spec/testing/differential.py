@@ -24,6 +24,7 @@ from flip7_spec.machine import Game
 from flip7_spec.play import make_game
 from flip7_spec.protocol import Level
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure, ReferenceAdapter, Skipped
+from flip7_spec.protocol.declared import sent_ruleset
 from flip7_spec.protocol.process import ProcessEngine
 from flip7_spec.registry import Role, definition_of
 from flip7_spec.rulesets import Ruleset, default_preset, preset
@@ -223,7 +224,7 @@ class DifferentialMachine(RuleBasedStateMachine):
         s = self.setup
         engine = self.engine()
         try:
-            found = engine.start(s.ruleset.to_json(), s.players, s.dealer, list(s.deck), self.orders)
+            found = engine.start(sent_ruleset(s.ruleset, self.hello()), s.players, s.dealer, list(s.deck), self.orders)
         except Skipped:
             reject()
         except Exception as error:
