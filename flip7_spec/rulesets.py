@@ -304,7 +304,7 @@ def ruleset_from_json(data: Any, where: str = "ruleset") -> Ruleset:
         return preset(data)
     if not isinstance(data, Mapping):
         raise RulesetError(f"{where}: expected a preset name or a table, got {type(data).__name__}")
-    known = {"name", "base", "description", "options", "deck", "game", "deviations"}
+    known = {"name", "base", "description", "options", "deck", "game", "deviations", "evidence"}
     for key in data:
         if key not in known:
             raise RulesetError(f"{where}.{key}: unknown key; keys are {', '.join(sorted(known))}")
@@ -327,6 +327,8 @@ def ruleset_from_json(data: Any, where: str = "ruleset") -> Ruleset:
     ruleset = _apply_options(ruleset, options, f"{where}.options")
     deck = _parse_deck(data["deck"], f"{where}.deck", ruleset) if "deck" in data else ruleset.deck
     deviations = _parse_deviations(data.get("deviations", []), f"{where}.deviations", ruleset)
+    if not isinstance(data.get("evidence", {}), Mapping):  # a fingerprint's evidence: read by people, not played
+        raise RulesetError(f"{where}.evidence: expected a table of reading = its evidence")
     return check_ruleset(replace(ruleset, name=name, description=description, deck=deck, base=base_name,
                                  deviations=deviations), where)
 

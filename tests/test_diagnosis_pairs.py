@@ -71,4 +71,4 @@ def test_the_summary_says_each_reading_is_needed_with_the_other() -> None:
 
 
 def test_the_fingerprint_holds_both_readings(results: list) -> None:  # type: ignore[type-arg]
-    assert set(fingerprints(results)["flip7"].deviations) == PAIR
+    assert set(fingerprints(results)["flip7"].readings) == PAIR

@@ -62,7 +62,7 @@ def test_every_deviation_is_a_cause(first_run: list) -> None:  # type: ignore[ty
 def test_the_fingerprint_names_the_three_deviations(first_run: list) -> None:  # type: ignore[type-arg]
     found = fingerprints(first_run)
     assert set(found) == {"flip7"}
-    assert set(found["flip7"].deviations) == EXPECTED
+    assert set(found["flip7"].readings) == EXPECTED
 
 
 def test_conform_with_the_fingerprint_passes(tmp_path: Path) -> None:

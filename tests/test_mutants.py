@@ -31,6 +31,7 @@ from flip7_spec.conformance import ERRORED, FAIL
 from flip7_spec.conformance import session as session_module
 from flip7_spec.conformance.cases import Case, scoring_cases
 from flip7_spec.conformance.diagnosis import alternatives
+from flip7_spec.conformance.fingerprint import fingerprints
 from flip7_spec.conformance.runner import CaseResult, run_case
 from flip7_spec.conformance.session import Corpus, EngineSpec, run
 from flip7_spec.protocol.adapter import EngineAdapter
@@ -205,6 +206,17 @@ def scoring_cases_once() -> Iterator[None]:
         yield
 
 
+PASSED: dict[str, list[Case]] = {}
+"""Per mutant, the cases its session passed (what its fingerprint is checked against)."""
+
+
+def plan_corpus(name: str, ruleset: Ruleset | None = None) -> Corpus:
+    """The corpus of a mutant's plan (under ``ruleset`` instead of the plan's preset when given)."""
+    plan = PLANS[name]
+    return Corpus(rulesets=[ruleset or preset(plan.ruleset)], games=plan.games, seed=plan.seed, min_coverage=0,
+                  fixtures=FIXTURES if FIXTURES.is_dir() else None)
+
+
 @pytest.fixture(scope="module")
 def sessions(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], tuple[Results, Path]]:
     """Run (once per module) the conformance session of a mutant; returns its results and save folder."""
@@ -213,12 +225,12 @@ def sessions(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], tuple[
 
     def session(name: str) -> tuple[Results, Path]:
         if name not in done:
-            plan = PLANS[name]
-            corpus = Corpus(rulesets=[preset(plan.ruleset)], games=plan.games, seed=plan.seed, min_coverage=0,
-                            fixtures=FIXTURES if FIXTURES.is_dir() else None)
             save = root / name
-            _, results, _ = run(EngineSpec(python=f"tests.mutants.{name}:Engine"), corpus, save=save)
+            passed: list[Case] = []
+            _, results, _ = run(EngineSpec(python=f"tests.mutants.{name}:Engine"), plan_corpus(name), save=save,
+                                passed=passed)
             done[name] = (results, save)
+            PASSED[name] = passed
         return done[name]
 
     return session
@@ -383,3 +395,53 @@ def test_failure_at_the_start_is_saved(sessions: Callable[[str], tuple[Results, 
     at_start = [r for r in failures(results) if generated(r) and r.step is None]
     assert at_start
     assert all(r.shrunk and Path(r.shrunk).is_file() for r in at_start)
+
+
+def one_reading_fingerprint(name: str, results: Results) -> Ruleset:
+    """The mutant's fingerprint on its plan's preset, checked to be exactly one of its READINGS.
+
+    (The fixtures of the game's other presets may need another reading beside it: a mutant that ignores an
+    option those presets set plays two readings there, and the fingerprint of that preset says so.)"""
+    base = PLANS[name].ruleset
+    found = fingerprints(results, PASSED[name])
+    assert base in found, f"no fingerprint on {base}: {sorted(found)}"
+    named = set(found[base].readings)
+    assert len(named) == 1 and named <= mutant(name).READINGS, f"{name} plays {sorted(mutant(name).READINGS)}; " \
+                                                               f"the fingerprint says {sorted(named)}"
+    return found[base].ruleset
+
+
+@pytest.mark.parametrize("name", params(MUTANTS))
+def test_the_fingerprint_is_exactly_the_mutants_reading(name: str,
+                                                         sessions: Callable[[str], tuple[Results, Path]]) -> None:
+    """A mutant plays one reading: its fingerprint is that reading alone, checked against the cases it passed."""
+    results, _ = sessions(name)
+    one_reading_fingerprint(name, results)
+
+
+def _corpus_passes_under_the_fingerprint(name: str, results: Results) -> None:
+    fingerprint = one_reading_fingerprint(name, results)
+    _, again, _ = run(EngineSpec(python=f"tests.mutants.{name}:Engine"), plan_corpus(name, fingerprint))
+    wrong = [f"{r.case_id} [{r.level}] {r.outcome}: {r.message}" for r in again if r.outcome in (FAIL, ERRORED)]
+    assert not wrong, "\n".join(wrong[:5])
+    assert any(r.outcome == "pass" for r in again)
+
+
+FINGERPRINT_SAMPLE = ("dealer_fixed", "x2_doubles_add", "freeze_not_self", "tie_first_seat", "v_no_floor",
+                      "v_swap_own_card")
+
+
+@pytest.mark.parametrize("name", params(FINGERPRINT_SAMPLE))
+def test_the_corpus_under_the_fingerprint_passes(name: str, sessions: Callable[[str], tuple[Results, Path]]) -> None:
+    """Run again against a reference that plays the fingerprint, the mutant passes every case (a sample in the
+    default run; every mutant with ``-m slow``)."""
+    results, _ = sessions(name)
+    _corpus_passes_under_the_fingerprint(name, results)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", params(tuple(n for n in MUTANTS if n not in FINGERPRINT_SAMPLE)))
+def test_the_corpus_under_the_fingerprint_passes_for_every_mutant(
+        name: str, sessions: Callable[[str], tuple[Results, Path]]) -> None:
+    results, _ = sessions(name)
+    _corpus_passes_under_the_fingerprint(name, results)

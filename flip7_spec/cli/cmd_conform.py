@@ -22,6 +22,7 @@ from flip7_spec.cli.common import (
     within,
 )
 from flip7_spec.conformance import ERRORED, FAIL, SKIPPED
+from flip7_spec.conformance.cases import Case
 from flip7_spec.conformance.coverage import coverage_lines, summarise
 from flip7_spec.conformance.fingerprint import cause_lines, fingerprint_lines, fingerprints, write_fingerprints
 from flip7_spec.conformance.progress import Progress
@@ -258,6 +259,7 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
         bar.start(settled.size())
 
     keeper = TraceKeeper()
+    passed: list[Case] = []  # the fingerprint's readings are checked against them
 
     def on_outcome(outcome: Outcome) -> None:
         collected.extend(outcome.results)
@@ -275,7 +277,7 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
     decisions = 0
     try:
         hello, _, decisions = run(spec, corpus, workers=workers, save=save_failures, on_outcome=on_outcome,
-                                  on_start=on_start)
+                                  on_start=on_start, passed=passed)
     except EngineUnusable as error:
         bar.close()
         reports.discard()
@@ -295,10 +297,11 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
     summary = summary_lines(collected, spec.name, elapsed, decisions, handshake_seconds)
     covered = summarise(settled_corpus.coverage, settled_corpus.variants, settled_corpus.ruleset_list)
     aimed = settled_corpus.min_coverage if settled_corpus.games else 0
+    prints = fingerprints(collected, passed)
     for line in [*skip_reason_lines(collected, settled_corpus.coverage), *summary,
                  *corpus_lines(collected, shown_from),
                  *coverage_lines(covered, verbose, aimed, explain=min_coverage is not None),
-                 *cause_lines(collected), *fingerprint_lines(collected)]:
+                 *cause_lines(collected), *fingerprint_lines(prints, collected)]:
         say(line)
     unchecked: list[str] = []
     if stopped is None:
@@ -310,11 +313,14 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
     meta = {"engine": spec.name, "hello": hello, "seed": seed, "games": games, "interrupted": stopped is not None,
             "seconds": round(elapsed, 3), "decisions": decisions,
             "engine_seconds": round(engine_seconds(collected, handshake_seconds), 3),
-            "fingerprint": {base: list(r.deviations) for base, r in fingerprints(collected).items()},
+            "fingerprint": {base: list(f.readings) for base, f in prints.items()},
+            "fingerprint_evidence": {base: {"kept": {e.reading: e.to_json() for e in f.entries},
+                                            "dropped": {e.reading: e.to_json() for e in f.dropped}}
+                                     for base, f in prints.items()},
             "coverage": [c.to_json() for c in covered], "unchecked": unchecked}
     reports.write(collected, meta, spec.name, keeper)
     if fingerprint_path is not None:
-        for written in write_fingerprints(fingerprint_path, collected):
+        for written in write_fingerprints(fingerprint_path, prints):
             say(f"fingerprint written to {written}")
     if stopped is not None:
         say("interrupted: the reports hold the cases that finished", err=True)

@@ -27,6 +27,10 @@ from flip7_spec.rulesets import Ruleset
 from flip7_spec.trace.compare import canonical
 
 Projection = Callable[[int, Any], Any]
+
+REPLAY_ERRORS = (Flip7Error, IndexError, KeyError, TypeError, ValueError)
+"""What a replay under a reading may raise when the trace's decisions or reshuffle orders do not fit it (or two
+readings cannot be played together): the reading does not reproduce the engine."""
 """What of an observation a case compares at a position (the runner leaves out what a level does not check)."""
 
 
@@ -149,7 +153,7 @@ def _seen_at(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Sequ
     try:
         game = _replayed(ruleset, header, reshuffles, decisions, upto)
         return canonical(project(upto, game.observation()))
-    except (Flip7Error, IndexError, KeyError, TypeError):
+    except REPLAY_ERRORS:
         return None
 
 
@@ -164,7 +168,7 @@ def _earlier_match(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequenc
                 game.apply(decisions[position - 1])
             if canonical(project(position, game.observation())) != canonical(project(position, found[position])):
                 return False
-    except (Flip7Error, IndexError, KeyError, TypeError):
+    except REPLAY_ERRORS:
         return False  # the decisions or the reshuffle orders do not fit this reading
     return True
 
@@ -201,7 +205,7 @@ def needs_other_reshuffle(ruleset: Ruleset, header: dict[str, Any], reshuffles: 
             game.apply(choice)
     except ChanceError:
         return True
-    except (Flip7Error, IndexError):
+    except REPLAY_ERRORS:
         return False
     return False
 
@@ -240,24 +244,33 @@ def diagnoses(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Seq
     if not matches:
         own = seen(ruleset)
         moving = [d for d, at in singles if at is not None and at != own][:MAX_PAIRED]
-        matches = _pairs(ruleset, moving, lambda variant: fits(variant, seen(variant)))
+        pairs = [(first, second) for i, first in enumerate(moving) for second in moving[i + 1:]]
+        matches = _pairs(ruleset, pairs, lambda variant: fits(variant, seen(variant)))
+        if not matches:  # a second reading that only shows once the first has changed the game
+            still = [d for d, _ in singles if d not in moving]
+            later = [(first, second) for first in moving for second in still][:LATER_PAIRS]
+            matches = _pairs(ruleset, later, lambda variant: fits(variant, seen(variant)))
     return [replace(d, also=tuple(o.reading for o in matches if o is not d)) for d in matches]
 
 
-def _pairs(ruleset: Ruleset, moving: Sequence[Diagnosis], fits: Callable[[Ruleset], bool]) -> list[Diagnosis]:
-    """The pairs of ``moving`` readings (two values of one option excepted) under which ``fits`` holds."""
+LATER_PAIRS = 240
+"""Pairs tried at most whose second reading does not change the divergent step alone (in catalogue order)."""
+
+
+def _pairs(ruleset: Ruleset, pairs: Sequence[tuple[Diagnosis, Diagnosis]],
+           fits: Callable[[Ruleset], bool]) -> list[Diagnosis]:
+    """The ``pairs`` of readings (two values of one option excepted) under which ``fits`` holds."""
     found: list[Diagnosis] = []
-    for i, first in enumerate(moving):
-        for second in moving[i + 1:]:
-            if first.option is not None and first.option == second.option:
-                continue
-            try:
-                both = replace(ruleset, deviations=(*ruleset.deviations, first.reading, second.reading))
-                both.played()
-            except Flip7Error:
-                continue  # two readings the ruleset refuses together
-            if fits(both):
-                found.append(replace(first, ruleset=both, together=(second,)))
+    for first, second in pairs:
+        if first.option is not None and first.option == second.option:
+            continue
+        try:
+            both = replace(ruleset, deviations=(*ruleset.deviations, first.reading, second.reading))
+            both.played()
+        except Flip7Error:
+            continue  # two readings the ruleset refuses together
+        if fits(both):
+            found.append(replace(first, ruleset=both, together=(second,)))
     return found
 
 
@@ -281,7 +294,7 @@ def reference_observations(ruleset: Ruleset, header: dict[str, Any], reshuffles:
         for choice in decisions[:max(0, count - 1)]:
             game.apply(choice)
             out.append(game.observation())
-    except (Flip7Error, IndexError, KeyError, TypeError):
+    except REPLAY_ERRORS:
         pass
     return out
 
@@ -299,11 +312,13 @@ def diagnose_score(ruleset: Ruleset, hand: Sequence[str], busted: bool, found: A
     if isinstance(found, bool) or not isinstance(found, int):
         return None
     return _first_of(d for d in alternatives(ruleset)
-                     if d.ruleset is not None and _scores(d.ruleset, hand, busted) == found)
+                     if d.ruleset is not None and hand_score_or_none(d.ruleset, hand, busted) == found)
 
 
-def _scores(ruleset: Ruleset, hand: Sequence[str], busted: bool) -> int | None:
+def hand_score_or_none(ruleset: Ruleset, hand: Sequence[str], busted: bool) -> int | None:
+    """:func:`hand_score`, or None when the reference under ``ruleset`` cannot score ``hand``."""
     try:
         return hand_score(ruleset, hand, busted)
-    except (Flip7Error, IndexError, KeyError, TypeError, ValueError):
+    except REPLAY_ERRORS:
         return None
+

@@ -19,7 +19,7 @@ from typing import Any
 
 from flip7_spec.conformance import FAIL
 from flip7_spec.conformance.cases import Case
-from flip7_spec.conformance.runner import CaseResult
+from flip7_spec.conformance.runner import CaseResult, reproduces_case
 from flip7_spec.errors import ChanceError, Flip7Error
 from flip7_spec.misreadings import split_deviation
 from flip7_spec.outputs import write_file
@@ -51,19 +51,34 @@ def causes_of(result: CaseResult) -> list[dict[str, Any]]:
     return [{"reading": None, "text": f"{UNEXPLAINED}: clause {result.clause} (a guess) at {result.where}"}]
 
 
+def confirmed(cause: dict[str, Any]) -> bool:
+    """Whether a cause's reading is a claim (its evidence confirms it; a cause without evidence, such as a
+    scoring case's, stands on the case alone)."""
+    evidence = cause.get("evidence")
+    return cause.get("reading") is not None and not (isinstance(evidence, dict) and evidence.get("confirmed") is False)
+
+
 def _label(cause: dict[str, Any]) -> str:
     if cause.get("reading") is None:
         text = str(cause.get("text", UNEXPLAINED))
         return text.split(" at $", 1)[0]  # group unexplained causes by clause, not by place
     text = str(cause.get("text") or cause["reading"])
-    return text.split("; this case fits ", 1)[0]  # a reading is one cause, whatever else a case also fits
+    text = text.split("; this case fits ", 1)[0]  # a reading is one cause, whatever else a case also fits
+    return text.split(" (it matched ", 1)[0].split(" (the engine diverged from it again", 1)[0]
+
+
+def in_order(results: Sequence[CaseResult]) -> list[CaseResult]:
+    """The results by case id and level: whatever order the cases finished in (``-j N``), what is made of
+    them is the same."""
+    return sorted(results, key=lambda r: (r.case_id, str(r.level)))
 
 
 def cause_table(results: Sequence[CaseResult]) -> list[Cause]:
-    """Every cause among the failures, with its count and first example, the most frequent first."""
+    """Every cause among the failures, with its count and first example (by case id), the most frequent
+    first."""
     counts: Counter[str] = Counter()
     first: dict[str, tuple[str | None, str]] = {}
-    for result in results:
+    for result in in_order(results):
         if result.outcome != FAIL:
             continue
         for label in dict.fromkeys(_label(c) for c in causes_of(result)):
@@ -71,7 +86,8 @@ def cause_table(results: Sequence[CaseResult]) -> list[Cause]:
             if label not in first:
                 reading = next((c.get("reading") for c in causes_of(result) if _label(c) == label), None)
                 first[label] = (reading, result.case_id)
-    return [Cause(label, first[label][0], count, first[label][1]) for label, count in counts.most_common()]
+    ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    return [Cause(label, first[label][0], count, first[label][1]) for label, count in ordered]
 
 
 def cause_lines(results: Sequence[CaseResult], limit: int = 12) -> list[str]:
@@ -92,11 +108,100 @@ def _base_of(result: CaseResult) -> str | None:
     return base if isinstance(base, str) else None
 
 
-def fingerprints(results: Sequence[CaseResult]) -> dict[str, Ruleset]:
-    """Per base preset, the preset with the fewest deviations that explain every diagnosed cause of the
-    failures of its cases (an option read two ways keeps the more frequent reading)."""
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One reading of a fingerprint with its evidence: the failing cases whose diagnosis confirms it
+    (``explained``), those where it is only possible, and the passed cases the reference under it would
+    fail (``contradicted``, of ``checked`` passed cases tried; the first of them in ``against``)."""
+
+    reading: str
+    explained: int
+    possible: int = 0
+    contradicted: int = 0
+    checked: int = 0
+    against: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"explained": self.explained, "possible": self.possible,
+                               "contradicted": self.contradicted, "checked": self.checked}
+        if self.against is not None:
+            out["against"] = self.against
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Fingerprint:
+    """An engine's fingerprint on one base preset: the ruleset playing the kept readings, each entry's
+    evidence, and the readings dropped because the reference under them fails cases the engine passed."""
+
+    base: str
+    ruleset: Ruleset
+    entries: tuple[Entry, ...]
+    dropped: tuple[Entry, ...] = ()
+
+    @property
+    def readings(self) -> tuple[str, ...]:
+        return self.ruleset.deviations
+
+
+CHECKED_CASES = 200
+"""Passed cases of a base a fingerprint's readings are checked against at most (evenly spread by case id)."""
+
+
+def _spread(cases: Sequence[Case], limit: int) -> list[Case]:
+    ordered = sorted(cases, key=lambda c: (c.id, str(c.level)))
+    if len(ordered) <= limit:
+        return ordered
+    return [ordered[i * len(ordered) // limit] for i in range(limit)]
+
+
+def _contradictions(readings: Sequence[str], cases: Sequence[Case]) -> tuple[int, int, str | None]:
+    """How many of ``cases`` (passed by the engine) the reference fails with ``readings`` added to each
+    case's own ruleset, of how many it could play so; and the first such case."""
+    contradicted, checked, first = 0, 0, None
+    for case in cases:
+        try:
+            ruleset = replace(case.ruleset, deviations=(*case.ruleset.deviations, *readings))
+            ruleset.played()
+        except Flip7Error:
+            continue  # a reading this case's ruleset cannot take (its option value is the case's own)
+        checked += 1
+        if not reproduces_case(case, ruleset):
+            contradicted += 1
+            first = first or case.id
+    return contradicted, checked, first
+
+
+def _cover(sets: list[set[str]], banned: set[str]) -> list[str]:
+    """The fewest readings (greedy: the one in most sets first, ties by name) that meet every set, one value
+    per option, none of ``banned``."""
+    chosen: list[str] = []
+    options: set[str] = set()
+    uncovered = list(sets)
+    while uncovered:
+        counts = Counter(r for candidates in uncovered for r in candidates
+                         if r not in banned and _option(r) not in options)
+        if not counts:
+            break
+        reading = min(counts, key=lambda r: (-counts[r], r))
+        chosen.append(reading)
+        option = _option(reading)
+        if option is not None:
+            options.add(option)
+        uncovered = [c for c in uncovered if reading not in c]
+    return chosen
+
+
+def fingerprints(results: Sequence[CaseResult], passed: Sequence[Case] = ()) -> dict[str, Fingerprint]:
+    """Per base preset, the preset with the fewest readings that explain every *confirmed* cause of the
+    failures of its cases (an option read two ways keeps the more frequent reading), each reading checked
+    against the ``passed`` cases of that base: a reading under which the reference fails a case the engine
+    passed is dropped (and listed), and the cover is made again without it. The same results give the same
+    fingerprint whatever their order."""
     explained: dict[str, list[set[str]]] = {}
-    for result in results:
+    support: dict[str, Counter[str]] = {}
+    possible: dict[str, Counter[str]] = {}
+    for result in in_order(results):
         base = _base_of(result)
         if result.outcome != FAIL or base is None:
             continue
@@ -105,24 +210,41 @@ def fingerprints(results: Sequence[CaseResult]) -> dict[str, Ruleset]:
             if reading is None:
                 continue
             candidates = {str(reading), *(str(r) for r in cause.get("also", ()))}
-            explained.setdefault(base, []).append(candidates)
-    out: dict[str, Ruleset] = {}
-    for base, uncovered in explained.items():
-        chosen: list[str] = []
-        options: set[str] = set()
-        while uncovered:
-            counts = Counter(r for candidates in uncovered for r in candidates if _option(r) not in options)
-            if not counts:
+            if confirmed(cause):
+                explained.setdefault(base, []).append(candidates)
+                support.setdefault(base, Counter()).update(candidates)
+            else:
+                possible.setdefault(base, Counter()).update(candidates)
+    out: dict[str, Fingerprint] = {}
+    for base, sets in sorted(explained.items()):
+        mine = _spread([c for c in passed if (c.ruleset.base or c.ruleset.name) == base], CHECKED_CASES)
+        banned: dict[str, Entry] = {}
+        checked: dict[str, Entry] = {}
+        while True:
+            chosen = _cover(sets, set(banned))
+            fresh = [r for r in chosen if r not in checked]
+            for reading in fresh:
+                against, tried, first = _contradictions([reading], mine)
+                entry = Entry(reading, support[base][reading], possible.get(base, Counter())[reading], against,
+                              tried, first)
+                checked[reading] = entry
+                if against:
+                    banned[reading] = entry
+            if not any(r in banned for r in chosen):
                 break
-            reading, _ = counts.most_common(1)[0]
-            chosen.append(reading)
-            option = _option(reading)
-            if option is not None:
-                options.add(option)
-            uncovered = [c for c in uncovered if reading not in c]
+        if len(chosen) > 1:  # readings fine alone may still fail a passed case together
+            while chosen and _contradictions(chosen, mine)[0]:
+                weakest = min(chosen, key=lambda r: (checked[r].explained, r))
+                against, tried, first = _contradictions([*chosen], mine)
+                banned[weakest] = replace(checked[weakest], contradicted=against, against=first)
+                chosen = [r for r in chosen if r != weakest]
+        if not chosen and not banned:
+            continue
         ruleset = preset(base)
-        out[base] = replace(ruleset, name=f"{base}-fingerprint", base=base, deviations=tuple(chosen),
-                            description=f"{base} as the engine plays it: " + ", ".join(chosen))
+        description = f"{base} as the engine plays it: " + (", ".join(chosen) or "no reading that holds")
+        out[base] = Fingerprint(base, replace(ruleset, name=f"{base}-fingerprint", base=base,
+                                              deviations=tuple(chosen), description=description),
+                                tuple(checked[r] for r in chosen), tuple(banned[r] for r in sorted(banned)))
     return out
 
 
@@ -138,15 +260,22 @@ def fingerprint_paths(path: Path, bases: Sequence[str]) -> dict[str, Path]:
     return {base: path.with_name(f"{path.stem}-{base}{path.suffix}") for base in bases}
 
 
-def fingerprint_text(ruleset: Ruleset, suffix: str) -> str:
-    """The ruleset file of a fingerprint, as TOML (``.toml``) or JSON (otherwise)."""
-    data = {"name": ruleset.name, "base": ruleset.base, "description": ruleset.description,
-            "deviations": list(ruleset.deviations)}
+def fingerprint_text(fingerprint: Fingerprint, suffix: str) -> str:
+    """The ruleset file of a fingerprint, as TOML (``.toml``) or JSON (otherwise), with each reading's
+    evidence (a ruleset file's ``evidence`` table, which the reference does not play)."""
+    ruleset = fingerprint.ruleset
+    evidence = {e.reading: e.to_json() for e in fingerprint.entries}
+    data: dict[str, Any] = {"name": ruleset.name, "base": ruleset.base, "description": ruleset.description,
+                            "deviations": list(ruleset.deviations), "evidence": evidence}
     if suffix.lower() != ".toml":
-        return json.dumps(data, indent=2) + "\n"
-    # strings only: JSON string syntax is a valid TOML basic string for these
-    lines = [f"{key} = {json.dumps(value)}" for key, value in data.items() if key != "deviations"]
+        return json.dumps(data, indent=2, sort_keys=False) + "\n"
+    # JSON string syntax is a valid TOML basic string; the evidence holds whole numbers and strings only
+    lines = [f"{key} = {json.dumps(data[key])}" for key in ("name", "base", "description")]
     lines.append("deviations = [" + ", ".join(json.dumps(d) for d in ruleset.deviations) + "]")
+    for reading, facts in evidence.items():
+        lines.append("")
+        lines.append(f"[evidence.{json.dumps(reading)}]")
+        lines.extend(f"{key} = {json.dumps(value)}" for key, value in facts.items())
     return "\n".join(lines) + "\n"
 
 
@@ -174,20 +303,30 @@ def rerecorded(case: Case, fingerprint: Ruleset) -> Case:
     return replace(case, ruleset=ruleset, trace=trace)
 
 
-def fingerprint_lines(results: Sequence[CaseResult]) -> list[str]:
-    """The summary's last lines: per base preset, the readings that explain the diagnosed failures."""
+def fingerprint_lines(prints: dict[str, Fingerprint], results: Sequence[CaseResult]) -> list[str]:
+    """The summary's last lines: per base preset, the readings that explain the diagnosed failures, with
+    their evidence, and the readings dropped by the check against the passed cases."""
     lines = []
-    for base, ruleset in fingerprints(results).items():
-        readings = ", ".join(ruleset.deviations) or "none"
-        lines.append(f"fingerprint of the engine on {base}: {readings}")
+    for base, fingerprint in prints.items():
+        shown = ", ".join(f"{e.reading} ({e.explained} explained, {e.contradicted} of {e.checked} passed cases "
+                          f"contradict)" for e in fingerprint.entries) or "none"
+        lines.append(f"fingerprint of the engine on {base}: {shown}")
+        for entry in fingerprint.dropped:
+            lines.append(f"  dropped {entry.reading}: the reference under it fails {entry.contradicted} of "
+                         f"{entry.checked} cases the engine passed (e.g. {entry.against}); it is not what the "
+                         f"engine plays")
     if lines and any(r.outcome == FAIL and c.get("reading") is None for r in results for c in causes_of(r)):
         lines.append("  (some failures have no known reading: the fingerprint does not explain those)")
+    if lines and any(r.outcome == FAIL and c.get("reading") is not None and not confirmed(c)
+                     for r in results for c in causes_of(r)):
+        lines.append("  (readings shown as possibly ... are not in the fingerprint unless other failures "
+                     "confirm them)")
     return lines
 
 
-def write_fingerprints(path: Path, results: Sequence[CaseResult]) -> list[Path]:
+def write_fingerprints(path: Path, prints: dict[str, Fingerprint]) -> list[Path]:
     """Write each base's fingerprint as a ruleset file (see :func:`fingerprint_paths`); the paths written."""
-    found = fingerprints(results)
+    found = {base: f for base, f in prints.items() if f.readings}
     if not found:
         return []
     written = []

@@ -32,6 +32,9 @@ SHOWN_DIFFERENCES = 3
 """Differing fields a failure shows on the terminal besides the first (the JSON report has them all)."""
 
 
+_BLAME_NOTES = {"guess": " (a guess)", "possible": " (possibly)"}
+
+
 def describe(result: CaseResult) -> list[str]:
     """The lines that explain a failed, errored or skipped result."""
     if result.outcome == FAIL:
@@ -39,7 +42,7 @@ def describe(result: CaseResult) -> list[str]:
         decision = "" if result.decision is None else f" after {_short(result.decision)}"
         lines = [f"FAIL {result.case_id} [{result.level}]{at}{decision}",
                  f"     {result.where}: expected {_short(result.expected)}, found {_short(result.found)}"
-                 f"  [clause {result.clause}{' (a guess)' if result.extra.get('blame') == 'guess' else ''}]"]
+                 f"  [clause {result.clause}{_BLAME_NOTES.get(str(result.extra.get('blame')), '')}]"]
         others = [d for d in result.extra.get("differences", []) if d.get("where") != result.where]
         for other in others[:SHOWN_DIFFERENCES]:
             lines.append(f"     {other['where']}: expected {_short(other['expected'])}, found {_short(other['found'])}")

@@ -15,9 +15,11 @@ from flip7_spec.conformance.diagnosis import (
     diagnose_reshuffle,
     diagnose_score,
     diagnoses,
+    hand_score_or_none,
     is_reshuffle_problem,
     reference_observations,
 )
+from flip7_spec.conformance.follow import Follow, Support, possibly
 from flip7_spec.protocol import Level
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure, Skipped
 from flip7_spec.protocol.declared import sent_ruleset
@@ -30,7 +32,6 @@ from flip7_spec.trace.compare import (
     blame,
     canonical,
     differences,
-    first_difference,
     step_difference,
 )
 from flip7_spec.trace.record import trace_reshuffles
@@ -254,17 +255,12 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool, sent: dict[str, An
             failure.extra.update(observations)
             failure.extra["differences"] = differences_json(prefix, compared_differences(expected, found))
             choices = [d["choice"] for d in decisions]
-            follow = _Follow(header, reshuffles, choices, found_all, indices, _projection(round_end))
+            follow = Follow(case.ruleset, header, reshuffles, choices, found_all, indices, _projection(round_end))
+            follow.fields[position] = len(failure.extra["differences"])
             matches = diagnoses(case.ruleset, header, reshuffles, choices, found_all, position, follow.project)
-            if not matches:
-                _explain(failure, None)
-                return [failure]
-            path = follow.path(matches, position, 1)
-            first = path.causes[0]
-            assert isinstance(first, Diagnosis)
-            _explain(failure, first)
-            failure.extra["causes"] = [entry for cause, at in zip(path.causes, path.steps, strict=True)
-                                       for entry in follow.causes_json(cause, at)]
+            path = follow.path(matches, position) if matches else follow.unexplained(position)
+            _explain(failure, path.causes[0], path.supports[0], case.ruleset)
+            failure.extra["causes"] = follow.causes_json(path)
             failure.extra["deviations"] = list(path.ruleset.deviations)
             return [failure]
     if stopped is not None:
@@ -317,6 +313,32 @@ def _projection(round_end: int | None, legal: bool = False) -> Any:
     return project
 
 
+def reproduces_case(case: Case, ruleset: Ruleset) -> bool:
+    """Whether the reference under ``ruleset`` shows exactly what ``case`` expects, compared as the case
+    compares an engine (its level's projection; the legal choices left out): the score of a scoring case, the
+    observation at every step of a trace case. False when ``ruleset`` refuses one of the case's decisions or
+    cannot use its reshuffle orders (an engine that accepted them does not play ``ruleset``)."""
+    if case.level is Level.SCORING:
+        found = hand_score_or_none(ruleset, case.hand, case.busted)
+        return found is not None and step_difference(case.expected, found) is None
+    assert case.trace is not None
+    trace = case.trace
+    steps = [s for s in trace["steps"] if "decision" in s]
+    end, round_end = len(steps), None
+    if case.level is Level.ROUND:
+        round_end = _round_end_index(steps)
+        if round_end is not None:
+            end = round_end + 1
+    expected = [trace.get("start", {}).get("observation")] + [s.get("observation") for s in steps[:end]]
+    choices = [s["decision"]["choice"] for s in steps[:end]]
+    seen = reference_observations(ruleset, trace["header"], trace_reshuffles(trace), choices, len(expected))
+    if len(seen) < len(expected):
+        return False
+    project = _projection(round_end)
+    return all(want is None or canonical(project(at, want)) == canonical(project(at, got))
+               for at, (want, got) in enumerate(zip(expected, seen, strict=True)))
+
+
 def _reshuffle_failure(case: Case, header: dict[str, Any], reshuffles: list[list[str]],
                        decisions: list[dict[str, Any]], found: list[Any], indices: list[int],
                        round_end: int | None, stopped: Exception) -> CaseResult:
@@ -330,113 +352,60 @@ def _reshuffle_failure(case: Case, header: dict[str, Any], reshuffles: list[list
                          expected="the reshuffles the reference needs, at the moments it needs them",
                          found=str(stopped)[:500], clause=definition_of(case.ruleset).clause_of(Role.RESHUFFLE),
                          decision=decision, label=case.label, decisions=len(found) - 1)
-    _explain(failure, diagnose_reshuffle(case.ruleset, header, reshuffles, [d["choice"] for d in decisions],
-                                         found, _projection(round_end)))
+    diagnosis = diagnose_reshuffle(case.ruleset, header, reshuffles, [d["choice"] for d in decisions], found,
+                                   _projection(round_end))
+    # One fact only (the reading needs another reshuffle there too): a possible reading, not a claim.
+    at = len(found) - 1
+    _explain(failure, diagnosis, Support(at, 1, 1, None, False), case.ruleset)
+    if diagnosis is not None:
+        failure.extra["causes"] = [{**failure.extra["diagnosis"], "step": step_index}]
     return failure
 
 
-def _explain(failure: CaseResult, diagnosis: Diagnosis | None) -> None:
-    """Name the reading that explains ``failure`` (its clause replaces the blamed one), or mark the blamed
-    clause as a guess when no known reading reproduces the engine."""
+def _explain(failure: CaseResult, diagnosis: Diagnosis | None, support: Support | None = None,
+             ruleset: Ruleset | None = None) -> None:
+    """Name the reading that explains ``failure`` (its clause replaces the blamed one), as a claim when its
+    ``support`` confirms it and as *possibly* that reading otherwise; or mark the blamed clause as a guess when
+    no known reading reproduces the engine (saying so when the clause is an option's and the engine fits
+    none of its readings)."""
+    if ruleset is not None:
+        failure.extra["base"] = ruleset.base or ruleset.name
     if diagnosis is None:
         failure.extra["blame"] = "guess"
         failure.message += " (no known reading reproduces the engine; the clause is a guess)"
+        if ruleset is not None and failure.clause is not None:
+            fits_none = none_of_the_readings(ruleset, failure.clause)
+            if fits_none:
+                failure.extra["fits_none"] = fits_none
+                failure.message += f"; {fits_none}"
         return
     failure.extra["diagnosis"] = diagnosis.to_json()
+    if support is not None:
+        failure.extra["diagnosis"]["evidence"] = support.to_json()
     if diagnosis.ruleset is not None:
         failure.extra["base"] = diagnosis.ruleset.base or diagnosis.ruleset.name
-    failure.extra["blame"] = "diagnosed"
     failure.clause = diagnosis.clause
+    if support is not None and not support.confirmed:
+        failure.extra["blame"] = "possible"
+        failure.extra["diagnosis"]["text"] = possibly(diagnosis.describe(), support)
+        failure.message += f"; {possibly(diagnosis.describe(), support)}"
+        return
+    failure.extra["blame"] = "diagnosed"
     failure.message += f"; {diagnosis.describe()}"
 
 
-MAX_CAUSES = 4
-"""Causes one case reports at most: past each explained divergence the case goes on under that reading."""
-
-
-BRANCHES = 3
-"""Readings tried at one divergence when the first leads to a later divergence that none explains."""
-
-
-@dataclass(slots=True)
-class _Path:
-    """An explanation of a case from one divergence on: a cause per divergence (a reading, or None for one no
-    known reading explains), the positions, and the ruleset with every reading found."""
-
-    causes: list[Diagnosis | None]
-    steps: list[int]
-    ruleset: Ruleset
-
-    @property
-    def explained(self) -> int:
-        return sum(c is not None for c in self.causes)
-
-
-@dataclass(slots=True)
-class _Follow:
-    """Past an explained divergence: the case goes on with the reference under the readings found so far, to
-    find and diagnose the next independent divergence, until the engine's observations run out or
-    :data:`MAX_CAUSES`. When several readings fit a divergence and the first leads to a divergence that none
-    explains, the next ones are tried (up to :data:`BRANCHES`): the explanation kept is the first that
-    explains every divergence, else the one that explains the most."""
-
-    header: dict[str, Any]
-    reshuffles: list[list[str]]
-    choices: list[Any]
-    found: list[Any]
-    indices: list[int]
-    project: Any
-    _unexplained: dict[int, tuple[Any, Any]] = field(default_factory=dict)
-    """Both observations at each divergence no known reading explains (for its report)."""
-
-    def path(self, matches: list[Diagnosis], at: int, depth: int) -> _Path:
-        best: _Path | None = None
-        for diagnosis in matches[:BRANCHES]:
-            assert diagnosis.ruleset is not None
-            candidate = self._after(diagnosis, diagnosis.ruleset, at, depth)
-            if None not in candidate.causes:
-                return candidate
-            if best is None or candidate.explained > best.explained:
-                best = candidate
-        assert best is not None
-        return best
-
-    def _after(self, diagnosis: Diagnosis, ruleset: Ruleset, at: int, depth: int) -> _Path:
-        here = _Path([diagnosis], [at], ruleset)
-        if depth >= MAX_CAUSES:
-            return here
-        expected = reference_observations(ruleset, self.header, self.reshuffles, self.choices, len(self.found))
-        upto = min(len(expected), len(self.found))
-        nxt = next((k for k in range(at + 1, upto)
-                    if canonical(self.project(k, expected[k])) != canonical(self.project(k, self.found[k]))), None)
-        if nxt is None:
-            return here
-        further = diagnoses(ruleset, self.header, self.reshuffles, self.choices, self.found, nxt, self.project)
-        if not further:
-            self._unexplained[nxt] = (expected[nxt], self.found[nxt])
-            return _Path([diagnosis, None], [at, nxt], ruleset)
-        rest = self.path(further, nxt, depth + 1)
-        return _Path([diagnosis, *rest.causes], [at, *rest.steps], rest.ruleset)
-
-    def causes_json(self, cause: Diagnosis | None, at: int) -> list[dict[str, Any]]:
-        """One divergence's causes as the reports carry them, each with its step (a trace step index; None for
-        the start): one per reading, so a pair of readings that explains a step together gives two."""
-        step = None if at == 0 else self.indices[at - 1]
-        if cause is None:
-            return [self._unexplained_json(at, step)]
-        parts = cause.parts()
-        return [{**part.to_json(), "step": step,
-                 **({"together": [p.reading for p in parts if p is not part]} if len(parts) > 1 else {})}
-                for part in parts]
-
-    def _unexplained_json(self, at: int, step: int | None) -> dict[str, Any]:
-        expected, found = self._unexplained.get(at, (None, None))
-        difference = first_difference(strip_options(self.project(at, expected)),
-                                      strip_options(self.project(at, found)))
-        prefix: list[str | int] = ["start"] if at == 0 else ["steps", step if step is not None else 0]
-        return {"reading": None, "step": step,
-                "where": json_path([*prefix, "observation", *(difference.path if difference else ())]),
-                "text": "a further divergence that no known reading explains"}
+def none_of_the_readings(ruleset: Ruleset, clause: str) -> str | None:
+    """When ``clause`` states one reading of an option of ``ruleset``'s game: a line saying the engine fits
+    none of that option's readings (the reference reproduced it under none of them)."""
+    for name, option in ruleset.OPTIONS.items():
+        values = option.values()
+        if values is None:
+            continue
+        if clause == option.clause or clause in option.value_clauses.values():
+            shown = ", ".join(json.dumps(v) for v in values)
+            return (f"none of the readings of {name} ({shown}) reproduces the engine either: if the difference "
+                    f"is about {name}, the engine plays a reading no known value gives")
+    return None
 
 
 def run_case(engine: EngineAdapter, case: Case, hello: dict[str, Any]) -> list[CaseResult]:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import bisect
 import itertools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from flip7_spec.conformance import SKIPPED
+from flip7_spec.conformance import PASS, SKIPPED
 from flip7_spec.conformance.background import in_background
 from flip7_spec.conformance.cases import (
     Case,
@@ -147,24 +148,43 @@ class Corpus:
         return generated + len(self.fixture_list()) + len(self.traces) + scoring
 
 
+KEPT_PASSED = 2_000
+"""Passed cases a run keeps at most for the fingerprint's check (their traces stay in memory)."""
+
+
 def run(spec: EngineSpec, corpus: Corpus, workers: int = 1, save: Path | None = None,
         on_outcome: Callable[[Outcome], None] | None = None,
         on_start: Callable[[dict[str, Any], Corpus], None] | None = None,
-        ) -> tuple[dict[str, Any], list[CaseResult], int]:
+        passed: list[Case] | None = None) -> tuple[dict[str, Any], list[CaseResult], int]:
     """Run the corpus against the engine. Returns the handshake, every result, and the decisions made.
 
     After the handshake the corpus is settled for the engine (:meth:`Corpus.for_engine`) and handed to
     ``on_start``. Results arrive through ``on_outcome`` as cases finish, so an interrupted run still has them.
-    With several ``workers``, each runs its own engine (see :mod:`.workers`).
+    With several ``workers``, each runs its own engine (see :mod:`.workers`). ``passed``, when given, receives
+    the cases that passed (those of the :data:`KEPT_PASSED` smallest ids, in id order), against which a
+    fingerprint is checked.
     """
     engine, hello = handshake(spec)
     corpus = replace(corpus.for_engine(hello), background=workers <= 1)
     results: list[CaseResult] = []
     decisions = 0
 
+    running: dict[str, Case] = {}
+
+    def remembered(cases: Iterator[Case]) -> Iterator[Case]:
+        for case in cases:
+            if passed is not None:
+                running[case.id] = case
+            yield case
+
     def collect(outcome: Outcome) -> None:
         nonlocal decisions
         results.extend(outcome.results)
+        case = running.pop(outcome.results[0].case_id, None) if outcome.results else None
+        if case is not None and passed is not None and all(r.outcome == PASS for r in outcome.results):
+            bisect.insort(passed, case, key=lambda c: c.id)
+            if len(passed) > KEPT_PASSED:
+                passed.pop()  # keep the smallest ids: the same cases whatever order they finished in
         if outcome.results and all(r.outcome == SKIPPED for r in outcome.results):
             corpus.coverage.skipped(outcome.results[0].case_id, outcome.results[0].message)  # it checked nothing
         decisions += outcome.decisions
@@ -175,11 +195,11 @@ def run(spec: EngineSpec, corpus: Corpus, workers: int = 1, save: Path | None = 
         if on_start is not None:
             on_start(hello, corpus)
         if workers <= 1:
-            for case in corpus.cases():
+            for case in remembered(corpus.cases()):
                 collect(finish(engine, hello, case, save, spec))
         else:
             engine.close()
-            WorkerPool(spec, workers, save).run(corpus.cases(), collect)
+            WorkerPool(spec, workers, save).run(remembered(corpus.cases()), collect)
     finally:
         engine.close()
     return hello, results, decisions

@@ -394,8 +394,10 @@ class Lucky13MustComeFirst(VengeanceGame):
 
     def _place_number(self, seat: int, number: Card) -> None:
         player = self.players[seat]
-        if is_special(self.ruleset, number, Special.LUCKY_13) and THIRTEEN in player.values:
-            _bust(self, seat, number)
+        lucky_held = any(c.is_number and c.value == THIRTEEN and is_special(self.ruleset, c, Special.LUCKY_13)
+                         for c in player.cards)
+        if is_special(self.ruleset, number, Special.LUCKY_13) and THIRTEEN in player.values and not lucky_held:
+            _bust(self, seat, number)  # [V-LUCKY13-PAIR] misread: a Lucky 13 already held still protects
             return
         super()._place_number(seat, number)
 
