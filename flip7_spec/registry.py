@@ -85,6 +85,10 @@ def _no_witness(evidence: Evidence) -> Iterable[str]:
     return ()
 
 
+def _no_legal_options(ruleset: Any, observation: Mapping[str, Any]) -> list[Choice] | None:
+    return None
+
+
 @dataclass(frozen=True)
 class GameDefinition:
     """Everything the core needs to know of one game, found by its name.
@@ -128,6 +132,11 @@ class GameDefinition:
     """The clauses a played game shows applied beyond its events' own clauses (see :mod:`flip7_spec.evidence`)."""
     clause_cards: Mapping[str, frozenset[str]] = field(default_factory=dict)
     """For a clause about particular cards, those cards (any one will do): a deck without them cannot reach it."""
+    legal_options: Callable[[Any, Mapping[str, Any]], list[Choice] | None] = field(default=_no_legal_options)
+    """The game's judge of legal choices: given a ruleset and a canonical observation, the choices the rules
+    allow for its pending decision, in the canonical order, or None when the observation alone does not say
+    (the ``legal`` conformance level then judges that decision by the step-by-step comparison alone). The
+    default judges nothing."""
 
     def clause_of(self, role: Role) -> str:
         """The clause of this game that plays ``role``."""

@@ -20,6 +20,7 @@ from flip7_spec.conformance.diagnosis import (
     reference_observations,
 )
 from flip7_spec.conformance.follow import Follow, Support, possibly
+from flip7_spec.conformance.legality import first_illegal_offer
 from flip7_spec.protocol import Level
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure, Skipped
 from flip7_spec.protocol.declared import sent_ruleset
@@ -181,9 +182,10 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool, sent: dict[str, An
               ) -> list[CaseResult]:
     """Replay the case's trace on the engine, comparing observations; the first divergence fails it.
 
-    Returns the result at the case's level and, when ``legal``, at the ``legal`` level too (the legal
-    choices are compared only once everything else matched). ``sent`` is the ruleset as the engine is sent it
-    (:func:`~flip7_spec.protocol.declared.sent_ruleset`; default: every option).
+    Returns the result at the case's level and, when ``legal``, at the ``legal`` level too: the legal choices
+    are compared while everything else matched, and every observation the engine returned is held to the
+    game's judge of legal choices (:class:`_Judged`), after a divergence too. ``sent`` is the ruleset as the
+    engine is sent it (:func:`~flip7_spec.protocol.declared.sent_ruleset`; default: every option).
     """
     assert case.trace is not None
     trace = case.trace
@@ -220,6 +222,7 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool, sent: dict[str, An
     if isinstance(stopped, Skipped):  # after a started game: the protocol allows skipped for start and score only
         stopped = EngineFailure(f"the engine replied skipped in the middle of a game, after {len(found_all) - 1} "
                                 f"decisions ({stopped}); skipped is an answer to start or score only")
+    judged = _Judged(case, reshuffles, decisions, found_all, indices, round_end, legal)
     legal_problem: CaseResult | None = None
     for position, (expected, found) in enumerate(zip(expected_all, found_all, strict=False)):
         if expected is None:
@@ -262,7 +265,7 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool, sent: dict[str, An
             _explain(failure, path.causes[0], path.supports[0], case.ruleset)
             failure.extra["causes"] = follow.causes_json(path)
             failure.extra["deviations"] = list(path.ruleset.deviations)
-            return [failure]
+            return [failure, *judged.results(legal_problem)]
     if stopped is not None:
         if legal_problem is None and is_reshuffle_problem(stopped):
             return [_reshuffle_failure(case, header, reshuffles, decisions, found_all, indices, round_end, stopped)]
@@ -276,8 +279,8 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool, sent: dict[str, An
         return [refused, legal_problem]
     results = [CaseResult(case.id, case.level, PASS, decisions=len(decisions), label=case.label)]
     if legal:
-        results.append(legal_problem or CaseResult(case.id, Level.LEGAL, PASS, decisions=len(decisions),
-                                                   label=case.label))
+        results.extend(judged.results(legal_problem) or [CaseResult(case.id, Level.LEGAL, PASS,
+                                                                    decisions=len(decisions), label=case.label)])
     return results
 
 
@@ -300,6 +303,47 @@ def _failure(case: Case, level: Level, trace: dict[str, Any], step: int | None, 
     return CaseResult(case.id, level, FAIL, "observation differs", step=step_index, where=where,
                       expected=difference.expected, found=difference.found, clause=clause, decision=decision,
                       label=case.label, decisions=position)
+
+
+class _Judged:
+    """The ``legal`` level beyond the step-by-step comparison: the first observation the engine returned (the
+    start, then after each decision, past a divergence too) whose offered choices are not those the game's
+    judge says the rules allow at that state (:mod:`flip7_spec.conformance.legality`)."""
+
+    def __init__(self, case: Case, reshuffles: list[list[str]], decisions: list[dict[str, Any]], found: list[Any],
+                 indices: list[int], round_end: int | None, legal: bool) -> None:
+        assert case.trace is not None
+        self.case, self.trace, self.reshuffles, self.found = case, case.trace, reshuffles, found
+        self.choices = [d["choice"] for d in decisions]
+        self.indices, self.round_end = indices, round_end
+        self.offer = first_illegal_offer(case.ruleset, found) if legal else None
+
+    def results(self, compared: CaseResult | None) -> list[CaseResult]:
+        """The case's ``legal`` failure, if any (a list of at most one): the judge's, unless the comparison
+        found one (``compared``) at the same step or earlier."""
+        offer = self.offer
+        if offer is None or (compared is not None and compared.decisions <= offer.position):
+            return [compared] if compared is not None else []
+        case, position = self.case, offer.position
+        step_index = None if position == 0 else self.indices[position - 1]
+        prefix: list[str | int] = ["start"] if step_index is None else ["steps", step_index]
+        where = json_path([*prefix, "observation", "pending", "options"])
+        decision = None if step_index is None else self.trace["steps"][step_index]["decision"]
+        failure = CaseResult(case.id, Level.LEGAL, FAIL, "the choices offered are not those the rules allow",
+                             step=step_index, where=where, expected=offer.allowed, found=offer.offered,
+                             clause=offer.clause, decision=decision, label=case.label, decisions=position)
+        failure.extra.update(_observations(offer.allowed_observation(), offer.observation, False))
+        failure.extra["differences"] = [{"where": where, "expected": offer.allowed, "found": offer.offered}]
+        diagnosis = diagnose(case.ruleset, self.trace["header"], self.reshuffles, self.choices, self.found,
+                             position, _projection(self.round_end, legal=True))
+        if diagnosis is not None:
+            _explain(failure, diagnosis)
+            return [failure]
+        failure.extra["blame"] = "rules"  # no reading named, but the clause is the rules' own, not a guess
+        failure.extra["causes"] = [{"reading": None, "step": step_index, "where": where,
+                                    "text": f"the engine offers choices the rules do not allow: clause "
+                                            f"{offer.clause} at {where}"}]
+        return [failure]
 
 
 def _projection(round_end: int | None, legal: bool = False) -> Any:

@@ -4,6 +4,7 @@
 - :mod:`.clauses`: the rule clauses (ids ``F7-...``);
 - :mod:`.scoring`: round scoring and the check that a final hand can exist;
 - :mod:`.engine`: :class:`~flip7_spec.games.flip7.engine.Flip7Game` and its frames;
+- :mod:`.legality`: the choices the rules allow for a pending decision, read from an observation alone;
 - :mod:`.misreadings`: the catalogue of known misreadings the diagnosis tries;
 - :mod:`.play`: how the game reads to the core (roles, clauses behind decisions, a simple policy);
 - :mod:`.symbolic`: the z3 model of its scoring (loaded only on demand).
@@ -15,6 +16,7 @@ from typing import Any
 
 from flip7_spec.games.flip7.clauses import FLIP7_CLAUSES
 from flip7_spec.games.flip7.engine import Flip7Game
+from flip7_spec.games.flip7.legality import flip7_legal_options
 from flip7_spec.games.flip7.misreadings import MISREADINGS
 from flip7_spec.games.flip7.play import (
     ROLES,
@@ -55,6 +57,7 @@ DEFINITION = register_game(GameDefinition(
     symbolic=_symbolic,
     clause_witness=flip7_witness,
     clause_cards=CLAUSE_CARDS,
+    legal_options=flip7_legal_options,
     default_preset=True,
     misreadings=MISREADINGS,
 ))

@@ -5,6 +5,7 @@
 - :mod:`.scoring`: round scoring and the check that a final hand can exist;
 - :mod:`.rows`: card references into a player's row and the choices that list them;
 - :mod:`.engine`: :class:`~flip7_spec.games.vengeance.engine.VengeanceGame` and its frames;
+- :mod:`.legality`: the choices the rules allow for a pending decision, read from an observation alone;
 - :mod:`.misreadings`: the catalogue of known misreadings the diagnosis tries;
 - :mod:`.play`: how the game reads to the core (roles, clauses behind decisions, a simple policy);
 - :mod:`.symbolic`: the z3 model of its scoring (loaded only on demand).
@@ -17,6 +18,7 @@ from typing import Any
 from flip7_spec.events import Status
 from flip7_spec.games.vengeance.clauses import VENGEANCE_CLAUSES
 from flip7_spec.games.vengeance.engine import VengeanceGame
+from flip7_spec.games.vengeance.legality import vengeance_legal_options
 from flip7_spec.games.vengeance.misreadings import MISREADINGS
 from flip7_spec.games.vengeance.play import ROLES, decision_clause, policy_choice, scoring_clause
 from flip7_spec.games.vengeance.ruleset import GAME, VengeanceRuleset, vengeance, vengeance_basic
@@ -55,4 +57,5 @@ DEFINITION = register_game(GameDefinition(
     misreadings=MISREADINGS,
     clause_witness=vengeance_witness,
     clause_cards=CLAUSE_CARDS,
+    legal_options=vengeance_legal_options,
 ))
