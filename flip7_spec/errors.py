@@ -23,7 +23,16 @@ class SetupError(Flip7Error, ValueError):
 
 class ChanceError(Flip7Error, ValueError):
     """A chance outcome that cannot be used: a reshuffle order that is not a permutation of the discard
-    pile, or a reshuffle needed when none was supplied."""
+    pile, or a reshuffle needed when none was supplied.
+
+    ``reshuffle``, when the game knows it, is the problem as the protocol's ``errored.reshuffle`` field
+    carries it (docs/protocol.md): ``problem`` (``"no_order"`` or ``"not_a_permutation"``), ``discard_pile``
+    (its cards) and ``index`` (which order).
+    """
+
+    def __init__(self, message: str, reshuffle: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.reshuffle = reshuffle
 
 
 class IllegalDecision(Flip7Error, ValueError):

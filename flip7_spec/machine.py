@@ -504,16 +504,19 @@ class Game:
         if self.reshuffles:
             order = self.reshuffles.popleft()
             if Counter(c.text for c in order) != Counter(c.text for c in discard):
+                held = sorted(c.text for c in discard)
                 raise ChanceError(
                     f"reshuffle order is not a permutation of the discard pile ({len(discard)} cards: "
-                    f"{' '.join(sorted(c.text for c in discard))}); got {len(order)} cards: "
-                    f"{' '.join(c.text for c in order)}"
+                    f"{' '.join(held)}); got {len(order)} cards: {' '.join(c.text for c in order)}",
+                    {"problem": "not_a_permutation", "discard_pile": held, "index": len(self._orders)},
                 )
         elif self.reshuffler is not None:
             order = _checked_order(self.reshuffler(list(discard)), discard)
         else:
             raise ChanceError(f"a reshuffle of the {len(discard)}-card discard pile is needed in round "
-                              f"{self.round}, but no reshuffle order was supplied")
+                              f"{self.round}, but no reshuffle order was supplied",
+                              {"problem": "no_order", "discard_pile": sorted(c.text for c in discard),
+                               "index": len(self._orders)})
         self._emit("reshuffle", clause, None, None, (("order", [c.text for c in order]),))
         self._orders.append(list(order))
         self.pile[:] = order[::-1]

@@ -185,8 +185,12 @@ def _replayed(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Seq
 
 
 def is_reshuffle_problem(error: BaseException) -> bool:
-    """Whether an engine's failure says it could not use the reshuffle orders it was given (a reply starting
-    ``reshuffle:``, or an in-process engine's :class:`~flip7_spec.errors.ChanceError`)."""
+    """Whether an engine's failure says it could not use the reshuffle orders it was given: an ``errored``
+    reply carrying the structured ``reshuffle`` field (docs/protocol.md), or whose message starts
+    ``reshuffle:`` (the older convention, still recognised), or an in-process engine's
+    :class:`~flip7_spec.errors.ChanceError`."""
+    if getattr(error, "reshuffle", None) is not None:
+        return True
     text = str(error).lstrip().lower().removeprefix("engine error:").lstrip()  # a process engine's errored reply
     return isinstance(error, ChanceError) or text.startswith("reshuffle:") or "ChanceError" in str(error)
 

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from flip7_spec.conformance import FAIL
+from flip7_spec.conformance import ERRORED, FAIL
 from flip7_spec.conformance.cases import Case, part_of
 from flip7_spec.conformance.declarations import DeclarationError, check_declarations
 from flip7_spec.conformance.runner import CaseResult, run_case
-from flip7_spec.conformance.shrink import shrink
+from flip7_spec.conformance.shrink import shrink, shrinkable
 from flip7_spec.errors import Flip7Error
 from flip7_spec.outputs import write_file
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure
@@ -122,31 +122,43 @@ class Outcome:
 SAVED_FAILURE_OMITS = ("seconds", "shrunk", "raw", "stderr", "decisions")
 """Result fields a saved failure does not record in its ``header.provenance.failure``."""
 
+SAVED_ERROR_OMITS = ("seconds", "shrunk", "decisions")
+"""Result fields a saved errored case does not record (it keeps the raw reply and the stderr excerpt)."""
+
 
 def _record_failure(small: dict[str, Any], case: Case, result: CaseResult, engine: EngineAdapter,
                     hello: dict[str, Any]) -> None:
     """Write into the shrunk trace's provenance the failure as it happens on that trace (its step, JSON
-    path and both observations), so that the saved file alone shows both sides."""
-    shrunk_case = Case(case.id, case.level, case.ruleset, trace=small)
-    again = next((r for r in run_case(engine, shrunk_case, hello) if r.level == result.level and r.outcome == FAIL),
-                 None)
+    path and both observations), so that the saved file alone shows both sides. An error is recorded as it
+    happens on that trace too (its message, step, decision, raw reply and stderr excerpt), or as it
+    happened on the case when it does not happen again or cannot be run again cheaply."""
+    again = None
+    if shrinkable(result):
+        shrunk_case = Case(case.id, case.level, case.ruleset, trace=small)
+        again = next((r for r in run_case(engine, shrunk_case, hello)
+                      if r.level == result.level and r.outcome == result.outcome), None)
+    if again is None and result.outcome == ERRORED:
+        again = result
     if again is not None:
-        record = {k: v for k, v in again.to_json().items() if k not in SAVED_FAILURE_OMITS}
+        omits = SAVED_ERROR_OMITS if again.outcome == ERRORED else SAVED_FAILURE_OMITS
+        record = {k: v for k, v in again.to_json().items() if k not in omits}
         small["header"].setdefault("provenance", {})["failure"] = record
 
 
 def finish(engine: EngineAdapter, hello: dict[str, Any], case: Case, save: Path | None,
            spec: EngineSpec | None = None) -> Outcome:
-    """Run one case; when it fails and ``save`` is a folder, save its trace there (a generated game shrunk, a
-    fixture as it is: outside a checkout the fixtures live in the installed package), with the failure and
-    the command that re-runs it in its provenance (written whole or not at all: a full disk is noted in the
-    result, never a half-written file). A saved trace run again with ``--trace`` is not saved again."""
+    """Run one case; when it fails or errors and ``save`` is a folder, save its trace there (a generated game
+    shrunk, a fixture as it is: outside a checkout the fixtures live in the installed package; a generated
+    game the engine did not answer in time whole, as shrinking would wait for it again), with the failure or
+    error and the command that re-runs it in its provenance (written whole or not at all: a full disk is
+    noted in the result, never a half-written file). A saved trace run again with ``--trace`` is not saved
+    again; a scoring case has no trace to save (its result carries the hand and the ruleset)."""
     results = run_case(engine, case, hello)
     kept = case.trace is not None and (case.generated or part_of(case.id) == "fixture")
     for result in results:
-        if result.outcome == FAIL and kept and save is not None:
+        if result.outcome in (FAIL, ERRORED) and kept and save is not None:
             try:
-                if case.generated:
+                if case.generated and shrinkable(result):
                     small = shrink(case, result, lambda c: run_case(engine, c, hello))
                 else:
                     small = json.loads(json.dumps(case.trace))  # a copy: the corpus keeps its own

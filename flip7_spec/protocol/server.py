@@ -57,7 +57,10 @@ def handle(adapter: EngineAdapter, request: Any) -> tuple[dict[str, Any], bool]:
     except Skipped as skipped:
         return {"seq": seq, "skipped": {"reason": str(skipped)}}, False
     except ChanceError as error:  # the orders do not fit this engine's reshuffles: say so as the protocol asks
-        return {"seq": seq, "errored": {"message": f"reshuffle: {error}"}}, False
+        errored: dict[str, Any] = {"message": f"reshuffle: {error}"}
+        if error.reshuffle is not None:
+            errored["reshuffle"] = error.reshuffle
+        return {"seq": seq, "errored": errored}, False
     except Flip7Error as error:
         return {"seq": seq, "errored": {"message": str(error)}}, False
     except Exception as error:  # an engine bug must become a reply, not a dead process
