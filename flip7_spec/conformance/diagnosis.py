@@ -13,6 +13,7 @@ most :data:`MAX_PAIRED` of them), so the search stays small.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -24,7 +25,7 @@ from flip7_spec.machine import Game
 from flip7_spec.misreadings import catalogue, option_deviation
 from flip7_spec.play import make_game, new_game
 from flip7_spec.rulesets import Ruleset
-from flip7_spec.trace.compare import canonical
+from flip7_spec.trace.compare import canonical, differences
 
 Projection = Callable[[int, Any], Any]
 
@@ -252,9 +253,25 @@ def diagnoses(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Seq
         matches = _pairs(ruleset, pairs, lambda variant: fits(variant, seen(variant)))
         if not matches:  # a second reading that only shows once the first has changed the game
             still = [d for d, _ in singles if d not in moving]
-            later = [(first, second) for first in moving for second in still][:LATER_PAIRS]
+            closer = _closer(moving, dict(singles), own, target)
+            later = [(first, second) for first in closer for second in still][:LATER_PAIRS]
             matches = _pairs(ruleset, later, lambda variant: fits(variant, seen(variant)))
     return [replace(d, also=tuple(o.reading for o in matches if o is not d)) for d in matches]
+
+
+def _closer(moving: Sequence[Diagnosis], seen: dict[Diagnosis, str | None], own: str | None,
+            target: str) -> list[Diagnosis]:
+    """The readings of ``moving`` whose observation at the divergent step (``seen``) differs from the engine's
+    (``target``) in fewer fields than the reference's own (``own``), the closest first: only they can be the
+    first of a pair whose second reading shows once the first has changed the game."""
+    goal = json.loads(target)
+
+    def distance(text: str | None) -> int:
+        return len(differences(json.loads(text), goal)) if text is not None else 1 << 30
+
+    start = distance(own)
+    near = [(distance(seen.get(d)), index, d) for index, d in enumerate(moving)]
+    return [d for far, _, d in sorted(near, key=lambda item: item[:2]) if far < start]
 
 
 LATER_PAIRS = 240
