@@ -257,7 +257,8 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool, sent: dict[str, An
             if problems:
                 at = "the start" if step_index is None else f"step {step_index}"
                 raise EngineFailure(f"observation breaks the protocol at {at}: {problems[0]}",
-                                    raw=json.dumps(observed)[:2000], at=position)
+                                    raw=json.dumps(observed)[:2000], at=position,
+                                    in_sync=stopped is None or getattr(stopped, "in_sync", False))
             failure = _failure(case, case.level, trace, step, step_index, prefix, difference, expected, position)
             failure.extra.update(observations)
             failure.extra["differences"] = differences_json(prefix, compared_differences(expected, found))
@@ -518,7 +519,8 @@ def run_case(engine: EngineAdapter, case: Case, hello: dict[str, Any]) -> list[C
                                   skipped_by=BY_ENGINE)]
         except EngineFailure as failure:
             results = [_errored(engine, case, failure)]
-            engine.restart()
+            if not failure.in_sync:  # a crash, a timeout, garbage: the engine's state is unknown
+                engine.restart()
         except Exception as error:  # an in-process engine's own exception
             engine.restart()
             results = [_errored(engine, case, EngineFailure(f"{type(error).__name__}: {error}"))]

@@ -37,16 +37,20 @@ class EngineFailure(Flip7Error):
     ``raw`` is the offending line when there is one, ``stderr`` the tail of what the engine wrote to stderr
     up to the failing reply. ``at`` says which request of a game failed, when the runner knows it: 0 the
     ``start``, k the k-th decision. ``reshuffle`` is the reshuffle problem of an ``errored`` reply
-    (docs/protocol.md: ``errored.reshuffle``), when the engine sent one.
+    (docs/protocol.md: ``errored.reshuffle``), when the engine sent one. ``in_sync`` says that the engine is
+    still in a known state after the failure (it answered the failing request with a well-formed reply, and
+    every request sent after it has been answered too): its next ``start`` begins a new game, so it need not
+    be restarted.
     """
 
     def __init__(self, message: str, raw: str | None = None, stderr: str = "", at: int | None = None,
-                 reshuffle: ReshuffleProblem | None = None) -> None:
+                 reshuffle: ReshuffleProblem | None = None, in_sync: bool = False) -> None:
         super().__init__(message)
         self.raw = raw
         self.stderr = stderr
         self.at = at
         self.reshuffle = reshuffle
+        self.in_sync = in_sync
 
 
 class EngineAdapter(ABC):

@@ -62,6 +62,7 @@ class _StderrReader(threading.Thread):
         self.stream = stream
         self.tail = tail
         self.partial = ""  # the start of a line the engine has not ended yet
+        self.count = 0  # the lines filed in the tail so far (the tail keeps only the last ones)
         self.lock = threading.Lock()
         self.finished = False
         self.stopping = threading.Event()
@@ -80,6 +81,7 @@ class _StderrReader(threading.Thread):
                     pending = self._file(pending + chunk)
             if pending:
                 self.tail.append(pending[:STDERR_LINE_CHARS].decode("utf-8", "replace"))
+                self.count += 1
                 self.partial = ""
         except (OSError, ValueError):
             pass
@@ -94,8 +96,10 @@ class _StderrReader(threading.Thread):
         *lines, pending = data.split(b"\n")
         for raw in lines:
             self.tail.append(raw[:STDERR_LINE_CHARS].decode("utf-8", "replace"))
+        self.count += len(lines)
         if len(pending) > STDERR_LINE_CHARS:  # a line with no end yet: keep its start only
             self.tail.append(pending[:STDERR_LINE_CHARS].decode("utf-8", "replace") + " ...")
+            self.count += 1
             pending = b""
         self.partial = pending.decode("utf-8", "replace")
         return pending
@@ -149,6 +153,7 @@ class ProcessEngine(EngineAdapter):
         self.hello_result: dict[str, Any] | None = None
         self._game: list[dict[str, Any]] = []  # the requests of the last game :meth:`play` sent
         self._game_failure: tuple[int, Skipped | EngineFailure] | None = None  # where and how it stopped
+        self._uncut = False  # whether that failure's stderr may hold lines about requests sent after it
 
     # ---- process life ---------------------------------------------------------------------------
 
@@ -356,7 +361,7 @@ class ProcessEngine(EngineAdapter):
                     raise self._failure(f"reply breaks the protocol: $.errored.reshuffle{str(problem)[1:]}",
                                         raw=json.dumps(reply)) from None
             raise EngineFailure(f"engine error: {message or errored}", raw=json.dumps(reply),
-                                stderr=self._stderr_now(), reshuffle=reshuffle)
+                                stderr=self._stderr_now(), reshuffle=reshuffle, in_sync=True)
         result = reply["result"]
         if not isinstance(result, dict):
             raise self._failure("reply result is not an object", raw=json.dumps(reply))
@@ -409,31 +414,72 @@ class ProcessEngine(EngineAdapter):
             answered = errored and not isinstance(failure, _NoReply)
             if answered:  # what the engine wrote up to the failing reply, whatever raised the failure
                 failure.stderr = self._stderr_now()
-            if sent:  # requests were sent after the failing one
-                self._reap()  # their replies belong to nobody now
-                # The engine may have written about them: cut its stderr at the failing reply, unless it wrote
-                # nothing or gave no reply (it may still be at the failing request, or gone).
-                if replayable and answered and failure.stderr:
-                    failure.stderr = self._stderr_alone(messages[:len(results) + 1], failure, sink is not None)
+            synced = isinstance(failure, Skipped) or failure.in_sync
+            if sent:  # requests were sent after the failing one: their replies belong to nobody
+                # An engine in sync has its replies read and dropped, and is kept; any other is restarted.
+                if not (synced and self._drain(sent)):
+                    self._reap()
+                    synced = False
+                # The engine may have written about those requests: its stderr is cut at the failing reply
+                # when an error is reported (:meth:`stderr_through`), unless it wrote nothing or gave no reply
+                # (it may still be at the failing request, or gone).
+                self._uncut = replayable and answered and bool(failure.stderr)
+            if isinstance(failure, EngineFailure):
+                failure.in_sync = synced and self.process is not None
             return results, failure
         return results, None
+
+    def _drain(self, sent: deque[int]) -> bool:
+        """Read and drop the replies to the requests ``sent`` (in order), so that the engine, which answers
+        every request, is ready for the next one; False (and nothing more read) at the first that does not
+        come in time or is not a JSON object with its ``seq``: the engine's state is then unknown."""
+        while sent:
+            seq = sent.popleft()
+            try:
+                reply = self._receive(time.monotonic() + self.timeout)
+            except EngineFailure:
+                return False
+            if reply.get("seq") != seq:
+                return False
+        return True
 
     def _stderr_alone(self, messages: Sequence[dict[str, Any]], failure: Skipped | EngineFailure,
                       observe: bool) -> str:
         """What the engine writes to stderr before it answers the last of ``messages`` when nothing is sent
         after it: the lines of ``failure`` (the last message's failure, taken while later requests were
-        pending) may be about those later requests. A fresh process is sent ``messages`` again, pipelined;
-        when it fails at the last one the same way (the same kind of failure), its stderr is the excerpt.
-        Otherwise (an engine that plays differently from one run to the next) the first run's lines are kept,
-        with a note saying they may be about later requests."""
+        pending) may be about those later requests. The engine (the same process when it is still in sync, a
+        fresh one otherwise: ``messages`` begin with a ``start``) is sent ``messages`` again, pipelined; when
+        it fails at the last one the same way (the same kind of failure), what it wrote meanwhile is the
+        excerpt. Otherwise (an engine that plays differently from one run to the next) the first run's lines
+        are kept, with a note saying they may be about later requests."""
         try:
             self._ensure()
+            mark = self._stderr_mark()
             results, again = self._pipelined(messages, WINDOW, [] if observe else None, replayable=False)
         except EngineFailure:
             results, again = [], None
         if again is not None and len(results) == len(messages) - 1 and type(again) is type(failure):
-            return again.stderr
+            return self._stderr_since(mark)
         return failure.stderr + f"\n{_NOT_ALONE}"
+
+    def _stderr_mark(self) -> int:
+        """How many stderr lines the engine has written so far (everything it wrote before this call)."""
+        reader = self._stderr_reader
+        if reader is None:
+            return 0
+        reader.settle(STDERR_SETTLE)
+        return reader.count
+
+    def _stderr_since(self, mark: int) -> str:
+        """The stderr lines written since :meth:`_stderr_mark` gave ``mark`` (those the tail still holds), with
+        a line the engine has not ended yet."""
+        reader = self._stderr_reader
+        if reader is None:
+            return ""
+        reader.settle(STDERR_SETTLE)
+        new = min(reader.count - mark, len(self.stderr_tail))
+        lines = list(self.stderr_tail)[len(self.stderr_tail) - new:] if new > 0 else []
+        return "\n".join([*lines, reader.partial] if reader.partial else lines)
 
     def _handshake(self) -> None:
         seq = self._send({"cmd": "hello", "protocol": PROTOCOL_VERSION})
@@ -487,7 +533,7 @@ class ProcessEngine(EngineAdapter):
                      "reshuffles": [list(o) for o in reshuffles]}]
         messages.extend({"cmd": "decide", **d} for d in decisions)
         observations: list[Observation] = []
-        self._game, self._game_failure = messages, None
+        self._game, self._game_failure, self._uncut = messages, None, False
         try:
             self.pipeline(messages, sink=observations, replayable=True)
         except (Skipped, EngineFailure) as failure:
@@ -499,21 +545,26 @@ class ProcessEngine(EngineAdapter):
         """What the engine wrote to stderr up to its reply to request ``at`` of the last game :meth:`play` sent
         (0 its ``start``, k its k-th decision), and not about the requests after it: the failure's own excerpt
         when the game stopped there; else, when the engine wrote anything and requests followed that one, what
-        a fresh process writes up to that reply when sent the game's requests up to it (for a reply the runner
-        finds wrong, such as an observation that breaks the schema)."""
+        it writes up to that reply when sent the game's requests again up to it (for a reply the runner finds
+        wrong, such as an observation that breaks the schema). The engine is sent them again in the same
+        process when it is still in sync, so that an error costs no restart."""
         if self._game_failure is not None and self._game_failure[0] == at:
-            return self._game_failure[1].stderr
+            stopped = self._game_failure[1]
+            if self._uncut:  # requests followed the failing one: send the game again, up to it only
+                self._uncut = False
+                stopped.stderr = self._stderr_alone(self._game[:at + 1], stopped, True)
+            return stopped.stderr
         current = self._stderr_now()
         if not current or at >= len(self._game) - 1:
             return current
-        self._reap()
         try:
-            self._ensure()
+            self._ensure()  # the same process, which answered the whole game, or a fresh one
+            mark = self._stderr_mark()
             _, again = self._pipelined(self._game[:at + 1], WINDOW, None, replayable=False)
         except EngineFailure as error:
             again = error
         if again is None:
-            return self._stderr_now()
+            return self._stderr_since(mark)
         return current + f"\n{_NOT_ALONE}"
 
     def score(self, ruleset: dict[str, Any], hand: Sequence[str], busted: bool) -> int:
