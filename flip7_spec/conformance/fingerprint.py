@@ -201,6 +201,7 @@ def fingerprints(results: Sequence[CaseResult], passed: Sequence[Case] = ()) -> 
     explained: dict[str, list[set[str]]] = {}
     support: dict[str, Counter[str]] = {}
     possible: dict[str, Counter[str]] = {}
+    unsure: dict[str, list[set[str]]] = {}
     for result in in_order(results):
         base = _base_of(result)
         if result.outcome != FAIL or base is None:
@@ -215,6 +216,20 @@ def fingerprints(results: Sequence[CaseResult], passed: Sequence[Case] = ()) -> 
                 support.setdefault(base, Counter()).update(candidates)
             else:
                 possible.setdefault(base, Counter()).update(candidates)
+                unsure.setdefault(base, []).append(candidates)
+    # A reading the engine is shown to play on one preset of a game, it plays on the game's other presets too:
+    # there, a cause only possible under it counts as confirmed (the check against that preset's passed cases
+    # still applies).
+    shown: dict[str, set[str]] = {}
+    for base, counts in support.items():
+        shown.setdefault(_game_of(base), set()).update(counts)
+    for base, sets in unsure.items():
+        known = shown.get(_game_of(base), set())
+        for candidates in sets:
+            backed = candidates & known
+            if backed:
+                explained.setdefault(base, []).append(backed)
+                support.setdefault(base, Counter()).update(backed)
     out: dict[str, Fingerprint] = {}
     for base, sets in sorted(explained.items()):
         mine = _spread([c for c in passed if (c.ruleset.base or c.ruleset.name) == base], CHECKED_CASES)
@@ -246,6 +261,14 @@ def fingerprints(results: Sequence[CaseResult], passed: Sequence[Case] = ()) -> 
                                               deviations=tuple(chosen), description=description),
                                 tuple(checked[r] for r in chosen), tuple(banned[r] for r in sorted(banned)))
     return out
+
+
+def _game_of(base: str) -> str:
+    """The game a base preset (or a ruleset named so) belongs to."""
+    try:
+        return preset(base).game
+    except Flip7Error:
+        return base
 
 
 def _option(reading: str) -> str | None:
