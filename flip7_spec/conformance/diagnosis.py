@@ -231,11 +231,12 @@ MAX_PAIRED = 12
 
 
 def diagnoses(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Sequence[str]],
-              decisions: Sequence[Any], found: Sequence[Any], upto: int, project: Projection) -> list[Diagnosis]:
+              decisions: Sequence[Any], found: Sequence[Any], upto: int, project: Projection,
+              pairs: bool = True) -> list[Diagnosis]:
     """Every alternative reading (:func:`alternatives`, in order) under which the reference reproduces the
     engine's observations through position ``upto``, each listing the others in its ``also``. When none
-    does, the pairs of readings that do together (each a :class:`Diagnosis` whose ``together`` names the
-    second reading)."""
+    does (and ``pairs``), the pairs of readings that do together (each a :class:`Diagnosis` whose
+    ``together`` names the second reading)."""
     def seen(variant: Ruleset) -> str | None:
         return _seen_at(variant, header, reshuffles, decisions, upto, project)
 
@@ -246,11 +247,11 @@ def diagnoses(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Seq
     target = canonical(project(upto, found[upto]))
     singles = [(d, seen(d.ruleset)) for d in alternatives(ruleset) if d.ruleset is not None]
     matches = [d for d, at in singles if d.ruleset is not None and fits(d.ruleset, at)]
-    if not matches:
+    if not matches and pairs:
         own = seen(ruleset)
         moving = [d for d, at in singles if at is not None and at != own][:MAX_PAIRED]
-        pairs = [(first, second) for i, first in enumerate(moving) for second in moving[i + 1:]]
-        matches = _pairs(ruleset, pairs, lambda variant: fits(variant, seen(variant)))
+        both = [(first, second) for i, first in enumerate(moving) for second in moving[i + 1:]]
+        matches = _pairs(ruleset, both, lambda variant: fits(variant, seen(variant)))
         if not matches:  # a second reading that only shows once the first has changed the game
             still = [d for d, _ in singles if d not in moving]
             closer = _closer(moving, dict(singles), own, target)
