@@ -126,3 +126,37 @@ def test_trace_of_a_missing_file_is_a_usage_error(tmp_path: Path) -> None:
                                text=True, timeout=GUARD)
     assert completed.returncode == 2
     assert "Traceback" not in completed.stderr and "absent.json" in completed.stderr
+
+
+def test_an_engine_that_cannot_start_shows_its_whole_stderr_and_the_command_as_run(tmp_path: Path) -> None:
+    # The reason an engine dies at start-up (a missing file or module) is seldom on its last stderr line.
+    script = tmp_path / "dies.py"
+    script.write_text("import sys\nprint('Stack: first', file=sys.stderr)\n"
+                      "print('Error: Cannot find module ./rules', file=sys.stderr)\n"
+                      "print('  at the loader', file=sys.stderr)\nprint('Runtime v1.2.3', file=sys.stderr)\n"
+                      "sys.exit(1)\n", encoding="utf-8")
+    command = shlex.join([sys.executable, str(script), "--flag"])
+    ran = conform("--engine", command, "--games", "1")
+    assert ran.code == 2, ran.output
+    lines = ran.stderr.splitlines()
+    assert lines[0].startswith("flip7-spec: error: engine") and "failed the handshake" in lines[0]
+    assert f"  command as run: {command}  (in {REPO})" in lines
+    shown = lines[lines.index("  its stderr:") + 1:]
+    assert shown == ["    Stack: first", "    Error: Cannot find module ./rules", "      at the loader",
+                     "    Runtime v1.2.3"]
+    smoke = conform("--smoke", "--engine", command)
+    assert smoke.code == 2 and "    Error: Cannot find module ./rules" in smoke.stdout, smoke.output
+
+
+def test_the_example_engines_are_listed_with_a_command_that_runs_from_anywhere() -> None:
+    listed = subprocess.run([sys.executable, "-m", "flip7_spec", "examples"], capture_output=True, text=True,
+                            timeout=GUARD, cwd=REPO / "docs")
+    assert listed.returncode == 0, listed.stderr
+    js = listed.stdout.split("\njs: ", 1)[1].split("\nflop7: ", 1)[0]
+    assert "flip7-spec conform --example js" in js
+    (command,) = [line.split("--engine ", 1)[1] for line in js.splitlines() if "--engine " in line]
+    program, path = shlex.split(shlex.split(command)[0])
+    assert program == "node" and Path(path) == REPO / "examples" / "js-engine" / "engine.js"
+    unknown = subprocess.run([sys.executable, "-m", "flip7_spec", "conform", "--example", "rust"],
+                             capture_output=True, text=True, timeout=GUARD)
+    assert unknown.returncode == 2 and "no example engine 'rust'; the examples are js, flop7" in unknown.stderr
