@@ -16,6 +16,7 @@ from typing import Any
 from flip7_spec.conformance import FAIL
 from flip7_spec.conformance.cases import Case, part_of
 from flip7_spec.conformance.declarations import DeclarationError, check_declarations
+from flip7_spec.conformance.filenames import saved_failure_name
 from flip7_spec.conformance.runner import CaseResult, run_case
 from flip7_spec.conformance.shrink import shrink
 from flip7_spec.errors import Flip7Error
@@ -175,8 +176,7 @@ def finish(engine: EngineAdapter, hello: dict[str, Any], case: Case, save: Path 
             except Exception as error:  # shrinking must never lose the failure itself
                 result.shrunk = f"(shrinking failed: {type(error).__name__}: {error})"
                 continue
-            name = case.id.replace("/", "_").replace(":", "_").replace("=", "-") + f"-{result.level}.json"
-            path = save / name
+            path = save / saved_failure_name(case.id, str(result.level))
             if spec is not None:
                 small["header"].setdefault("provenance", {})["rerun"] = rerun_command(spec, path)
             try:
