@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from flip7_spec.conformance.filenames import saved_failure_name
 from tests.test_conform import GUARD, REPO, conform, engine, environment, read_json, serve_command
 
 
@@ -160,3 +161,38 @@ def test_the_example_engines_are_listed_with_a_command_that_runs_from_anywhere()
     unknown = subprocess.run([sys.executable, "-m", "flip7_spec", "conform", "--example", "rust"],
                              capture_output=True, text=True, timeout=GUARD)
     assert unknown.returncode == 2 and "no example engine 'rust'; the examples are js, flop7" in unknown.stderr
+
+
+def test_saved_failures_have_names_a_shell_takes_as_they_are(tmp_path: Path) -> None:
+    saved = tmp_path / "failures"
+    ran = conform("--python", "tests.mutants.dealer_fixed:Engine", "--games", "6", "-r", "flip7", "--no-fixtures",
+                  "--no-scoring", "--min-coverage", "0", "--save-failures", str(saved))
+    assert ran.code == 1, ran.output
+    paths = sorted(saved.glob("*.json"))
+    ids = []
+    for path in paths:
+        assert re.fullmatch(r"[A-Za-z0-9._+-]+", path.name), path.name
+        provenance = json.loads(path.read_text(encoding="utf-8"))["header"]["provenance"]
+        case_id = provenance["failure"]["case_id"]  # the id is kept inside the file
+        assert path.name == saved_failure_name(case_id, provenance["failure"]["level"])
+        assert provenance["rerun"].endswith(f" --trace {path}")  # no quoting needed
+        ids.append(case_id)
+    # the generated games that play a declared reading have ids with quotes: their names still differ
+    assert any('"' in i for i in ids) and len(set(ids)) == len(paths) > 2
+
+
+def test_only_runs_the_chosen_cases_and_a_chosen_run_lists_no_unreached_clause(tmp_path: Path) -> None:
+    ties = sorted(p.stem for p in (REPO / "fixtures" / "flip7").glob("tie-*.json"))
+    ran = conform("--engine", serve_command(), "--only", "fixture:flip7/tie-*")
+    assert ran.code == 0, ran.output
+    assert f"corpus: 0 scoring (0 ran), {len(ties)} fixture from flip7-spec's shipped fixtures ({len(ties)} ran), " \
+           "0 generated (0 ran)" in ran.stdout
+    assert "unreached:" not in ran.stdout and "not listed; -v lists them" in ran.stdout
+    assert "warning" not in ran.stderr
+    listed = conform("--engine", serve_command(), "--only", "fixture:flip7/tie-*", "-v")
+    assert "unreached:" in listed.stdout
+    trace = REPO / "fixtures" / "flip7" / f"{ties[0]}.json"
+    again = conform("--engine", serve_command(), "--trace", str(trace))
+    assert again.code == 0 and "unreached:" not in again.stdout, again.output
+    nothing = conform("--engine", serve_command(), "--only", "fixture:no-such-*")
+    assert nothing.code == 3 and "unchecked: no case matched --only fixture:no-such-*" in nothing.stderr

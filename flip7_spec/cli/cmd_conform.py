@@ -23,7 +23,7 @@ from flip7_spec.cli.common import (
     within,
 )
 from flip7_spec.conformance import ERRORED, FAIL, SKIPPED
-from flip7_spec.conformance.cases import Case
+from flip7_spec.conformance.cases import Case, part_of
 from flip7_spec.conformance.coverage import coverage_lines, summarise
 from flip7_spec.conformance.fingerprint import cause_lines, fingerprint_lines, fingerprints, write_fingerprints
 from flip7_spec.conformance.progress import Progress
@@ -168,6 +168,9 @@ def _inputs(ruleset_names: tuple[str, ...], fixtures: Path | None, traces: tuple
 @click.option("--trace", "traces", multiple=True, type=click.Path(dir_okay=False, exists=True, path_type=Path),
               metavar="FILE", help="run only these saved traces (.json or .jsonl; repeatable), e.g. a failure "
                                    "saved by --save-failures")
+@click.option("--only", "only", multiple=True, metavar="PATTERN",
+              help="run only the cases whose id matches PATTERN (shell-style * ? [..]; repeatable), e.g. "
+                   "'fixture:flip7/tie-*' or 'scoring:*': the ids reports print after FAIL, ERROR and SKIP")
 @click.option("--level", "levels", multiple=True, type=click.Choice(["scoring", "round", "game"]),
               help="run only these levels (repeatable); legal is checked with round and game")
 @click.option("--timeout", type=click.FloatRange(0.1), default=10.0, show_default=True, callback=seconds,
@@ -201,7 +204,8 @@ def _inputs(ruleset_names: tuple[str, ...], fixtures: Path | None, traces: tuple
               help="show a progress bar (default: on a terminal, unless --quiet)")
 def command(command: str | None, python: str | None, example_name: str | None, games: int, seed: str,
             ruleset_names: tuple[str, ...], player_counts: tuple[int, ...], fixtures: Path | None,
-            no_fixtures: bool, no_scoring: bool, traces: tuple[Path, ...], levels: tuple[str, ...], timeout: float,
+            no_fixtures: bool, no_scoring: bool, traces: tuple[Path, ...], only: tuple[str, ...],
+            levels: tuple[str, ...], timeout: float,
             workers: int, save_failures: Path | None, json_path: Path | None, junit_xml: Path | None, smoke: bool,
             html_path: Path | None, fingerprint_path: Path | None, no_cache: bool, verbose: bool, quiet: bool,
             progress: bool | None, min_coverage: int | None) -> None:
@@ -249,7 +253,7 @@ def command(command: str | None, python: str | None, example_name: str | None, g
     counts = player_counts or (3, 4, 5, 6)
     corpus = Corpus(rulesets=_rulesets(ruleset_names, counts), games=0 if traces else games, seed=seed,
                     players=counts, fixtures=fixtures_dir,
-                    scoring=not (no_scoring or traces), traces=traces, fresh_hands=no_cache,
+                    scoring=not (no_scoring or traces), traces=traces, fresh_hands=no_cache, only=only,
                     levels=frozenset(levels) if levels else frozenset({"scoring", "round", "game"}))
     if min_coverage is not None:
         corpus.min_coverage, corpus.aim_cap = min_coverage, DEFAULT_CAP
@@ -311,10 +315,13 @@ def command(command: str | None, python: str | None, example_name: str | None, g
     summary = summary_lines(collected, spec.name, elapsed, decisions, handshake_seconds)
     covered = summarise(settled_corpus.coverage, settled_corpus.variants, settled_corpus.ruleset_list)
     aimed = settled_corpus.min_coverage if settled_corpus.games else 0
+    chosen = bool(only) or not settled_corpus.games  # saved traces or a folder of fixtures: few clauses by design
+    if only:  # a part none of whose cases matched was not asked for
+        asked = [part for part in asked if any(part_of(r.case_id) == part for r in collected)]
     prints = fingerprints(collected, passed)
     for line in [*skip_reason_lines(collected, settled_corpus.coverage), *summary,
                  *corpus_lines(collected, shown_from),
-                 *coverage_lines(covered, verbose, aimed, explain=min_coverage is not None),
+                 *coverage_lines(covered, verbose, aimed, explain=min_coverage is not None, chosen=chosen),
                  *cause_lines(collected), *fingerprint_lines(prints, collected)]:
         say(line)
     unchecked: list[str] = []
@@ -322,6 +329,8 @@ def command(command: str | None, python: str | None, example_name: str | None, g
         for line in [*empty_part_warnings(collected, asked), *broken_promise_lines(collected)]:
             say(line, err=True)
         unchecked = unchecked_lines(collected, asked)
+        if only and not collected:
+            unchecked = [f"unchecked: no case matched --only {' '.join(only)}; nothing was checked"]
         for line in unchecked:
             say(line, err=True)
     meta = {"engine": spec.name, "hello": hello, "seed": seed, "games": games, "interrupted": stopped is not None,
