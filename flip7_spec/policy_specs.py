@@ -1,5 +1,6 @@
 """Policy specs as the command line writes them: ``threshold:20``, ``threshold-numbers:20``, ``cards:4``,
-``random``, or a user's ``MODULE:CALLABLE`` / ``file.py:CALLABLE`` (see :mod:`flip7_spec.user_policy`)."""
+``random``, or a user's ``MODULE:CALLABLE`` / ``file.py:CALLABLE``, with ``:N`` for a callable that takes a
+parameter (see :mod:`flip7_spec.user_policy`)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,30 @@ from flip7_spec.user_policy import load_user_policy
 def policy_specs_help() -> str:
     """One line per built-in policy spec, for ``--help``."""
     return "; ".join(f"{name}{':' + b.parameter if b.parameter else ''}: {b.help}" for name, b in BUILT_INS.items())
+
+
+def sweep_family(spec: str) -> str | None:
+    """What ``--sweep`` appends each value to (``FAMILY`` of ``FAMILY:N``), or None for a spec without a
+    parameter: a built-in policy that takes one, with or without a value (``threshold-numbers`` and
+    ``threshold-numbers:20`` both give ``threshold-numbers``), or a user's ``MODULE:CALLABLE`` or
+    ``FILE.py:CALLABLE``, with or without ``:N`` (its callable is then called with the value as a second
+    argument, see :func:`~flip7_spec.user_policy.load_user_policy`)."""
+    name, _, _ = spec.partition(":")
+    built_in = BUILT_INS.get(name)
+    if built_in is not None:
+        return name if built_in.parameter is not None else None
+    base, _ = user_parameter(spec)
+    target, colon, callable_name = base.rpartition(":")
+    return base if colon and target and callable_name.isidentifier() else None
+
+
+def user_parameter(spec: str) -> tuple[str, int | None]:
+    """A user policy spec split into ``MODULE:CALLABLE`` and its whole-number parameter, when it ends in
+    ``:N`` (``my_bot.py:careful:18`` gives ``("my_bot.py:careful", 18)``)."""
+    head, colon, tail = spec.rpartition(":")
+    if colon and ":" in head and tail.isascii() and tail.isdigit():
+        return head, int(tail)
+    return spec, None
 
 
 def parameterised(spec: str) -> tuple[str, int] | None:
@@ -44,11 +69,13 @@ def make_policy(spec: str, threshold: int = 20) -> Policy:
         if not colon:
             raise PolicyError(f"policy {spec!r}: give {name}:{built_in.parameter}, for example {name}:20")
         return built_in.build(_whole_number(spec, argument))
-    if colon and argument.rpartition(":")[2].isidentifier():
-        return load_user_policy(spec)
+    base, parameter = user_parameter(spec)
+    if colon and base.rpartition(":")[2].isidentifier():
+        return load_user_policy(base, parameter)
     close = difflib.get_close_matches(name, BUILT_INS, n=1)
     hint = f"did you mean {close[0]}{colon}{argument}? " if close else ""
-    raise PolicyError(f"unknown policy {spec!r}; {hint}policies are {', '.join(_spec_forms())} or MODULE:CALLABLE")
+    raise PolicyError(f"unknown policy {spec!r}; {hint}policies are {', '.join(_spec_forms())} or MODULE:CALLABLE"
+                      "[:N]")
 
 
 def seat_policies(specs: Sequence[str], players: int, threshold: int = 20) -> Policy:

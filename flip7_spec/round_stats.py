@@ -6,7 +6,7 @@ duplicate included; a Second Chance spent with its duplicate not). The summary g
 95% interval, overall and by seat, and the distributions of points and of cards.
 
 Intervals treat rounds as independent, which they are in one-round experiments on fresh decks
-(``simulate --rounds N --fresh-deck``); for the rounds of whole games, where the deck carries over, they
+(``simulate --rounds N``); for the rounds of whole games, where the deck carries over, they
 are approximate. Seats of one round share a deck, so the overall intervals take the round as the unit (the
 mean over its seats); by seat, each round is one independent outcome.
 """

@@ -122,7 +122,7 @@ def _play_chunk(run: SimulationRun, start: int, stop: int) -> ChunkResult:
 def _generator(run: SimulationRun) -> str:
     """What the traces of ``run`` name as their generator: the command and the policies that played."""
     policies = " ".join(f"--policy {spec}" for spec in run.policy_specs)
-    mode = " --rounds --fresh-deck" if run.one_round else ""
+    mode = " --rounds" if run.one_round else ""
     return f"flip7-spec simulate {policies}{mode}"
 
 

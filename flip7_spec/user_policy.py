@@ -12,6 +12,15 @@ cares about hitting and staying)::
 
     $ flip7-spec simulate --policy my_policy.py:careful
 
+A policy may take a whole-number parameter as a second argument, given as ``:N`` after its name (and swept by
+``--sweep``)::
+
+    def stay_on(view, points):
+        return "stay" if view.number_sum >= points else "hit" if view.kind == "hit_or_stay" else None
+
+    $ flip7-spec simulate --policy my_policy.py:stay_on:18
+    $ flip7-spec simulate --policy my_policy.py:stay_on --sweep 14:30 --rounds 10000
+
 A dotted module name is imported as ``python -m`` would find it: the current folder comes first.
 """
 
@@ -19,6 +28,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import inspect
 import random
 import sys
 from collections.abc import Callable
@@ -34,10 +44,11 @@ from flip7_spec.policy_view import PlayerView, player_view
 UserPolicy = Callable[[PlayerView], Choice | None]
 
 
-def load_user_policy(spec: str) -> Policy:
+def load_user_policy(spec: str, parameter: int | None = None) -> Policy:
     """The policy that ``spec`` (``MODULE:CALLABLE`` or ``FILE.py:CALLABLE``) names, wrapped so that the
-    engine sees an ordinary :data:`~flip7_spec.policies.Policy`. Raises :class:`PolicyError` when the module
-    cannot be imported or has no such callable."""
+    engine sees an ordinary :data:`~flip7_spec.policies.Policy`; with a ``parameter``, the callable is called
+    with it as a second argument. Raises :class:`PolicyError` when the module cannot be imported, has no
+    such callable, or the callable cannot be called with (or without) a parameter as asked."""
     target, _, name = spec.rpartition(":")
     drive_free = target[2:] if target[1:3] in (":\\", ":/") else target  # a Windows path: C:\\bots\\mine.py
     if not target or not name.isidentifier() or ":" in drive_free:
@@ -48,7 +59,25 @@ def load_user_policy(spec: str) -> Policy:
         raise PolicyError(f"policy {spec!r}: {target} has no attribute {name!r}")
     if not callable(function):
         raise PolicyError(f"policy {spec!r}: {target}.{name} is not callable")
-    return _wrap(spec, function)
+    _check_arguments(spec, name, function, parameter)
+    return _wrap(spec if parameter is None else f"{spec}:{parameter}", function, parameter)
+
+
+def _check_arguments(spec: str, name: str, function: Any, parameter: int | None) -> None:
+    """A one-line error unless ``function`` can be called with a view, and the parameter when there is one."""
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):  # a builtin or C callable without a signature: find out when it is called
+        return
+    arguments: tuple[Any, ...] = (None,) if parameter is None else (None, parameter)
+    try:
+        signature.bind(*arguments)
+    except TypeError:
+        if parameter is None:
+            raise PolicyError(f"policy {spec!r}: {name}{signature} needs more than the view: give its parameter "
+                              f"as {spec}:N, or sweep it with --sweep") from None
+        raise PolicyError(f"policy {spec}:{parameter}: {name}{signature} takes no parameter besides the view "
+                          f"(define it as {name}(view, n) to give it one)") from None
 
 
 def _import(spec: str, target: str) -> ModuleType:
@@ -76,12 +105,13 @@ def _import(spec: str, target: str) -> ModuleType:
         raise PolicyError(f"policy {spec!r}: importing {target} raised {type(error).__name__}: {error}") from None
 
 
-def _wrap(spec: str, function: Any) -> Policy:
+def _wrap(spec: str, function: Any, parameter: int | None = None) -> Policy:
     fallback = threshold_policy(20)
+    extra = () if parameter is None else (parameter,)
 
     def policy(game: Game, decision: Decision, rng: random.Random) -> Choice:
         try:
-            choice = function(player_view(game, decision, rng))
+            choice = function(player_view(game, decision, rng), *extra)
         except Exception as error:
             raise PolicyError(f"policy {spec} raised {type(error).__name__} at a {decision.kind} decision of "
                               f"player {decision.player} in round {game.round}: {error}") from None

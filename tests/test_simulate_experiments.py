@@ -137,7 +137,7 @@ def test_a_bad_policy_spec_is_one_line_and_exit_2(simulate: Callable[..., tuple[
         (["--policy", "random", "--threshold", "20"], "--policy replaces --strategy"),
         (["-p", "3", "--policy", "random", "--policy", "random"], "2 policies for 3 players"),
         (["--rounds", "3", "--fresh-deck", "--sweep", "9:3", "--policy", "cards:3"], "FROM <= TO"),
-        (["--rounds", "3", "--fresh-deck", "--sweep", "3:9", "--policy", "random"], "one parameterised --policy"),
+        (["--rounds", "3", "--sweep", "3:9", "--policy", "random"], "one --policy that takes a parameter"),
         (["--json", "--csv"], "choose one"),
     ],
 )

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import comb
 from typing import Any
@@ -192,6 +192,36 @@ def solitaire_deck(ruleset: Ruleset, blanks: Collection[str] = ACTIONS_AND_X2,
             raise AnalysisError(f"card {text} has effects the exact program does not follow: make it a blank "
                                 f"(blanks={{..., {text!r}}}) or leave it out (numbers_only=True)")
     return SolitaireDeck(tuple(sorted(numbers.items())), tuple(modifiers.items()), blank_count, ruleset.flip7_bonus)
+
+
+BLANK = "x1"
+"""How a blank is written in a ruleset's deck: a multiplier by 1 never busts, never counts toward a Flip 7
+and leaves every score as it is, so the reference plays it as a card with no effect."""
+
+
+def solitaire_ruleset(ruleset: Ruleset, blanks: Collection[str] = ACTIONS_AND_X2) -> Ruleset:
+    """``ruleset`` as the published solitaire tables play it, for the simulator: one player allowed
+    (``min_players = 1``) and every card named in ``blanks`` replaced in the deck by a blank (:data:`BLANK`),
+    so the deck keeps its size. ``flip7-spec simulate --solitaire`` plays it; :func:`solitaire_deck` is
+    the same deck for the exact program.
+
+    Raises :class:`AnalysisError` for a Vengeance ruleset (the tables are of the base game).
+    """
+    if ruleset.game != "flip7":
+        raise AnalysisError(f"ruleset {ruleset.name}: the solitaire tables are of the base game, not {ruleset.game}")
+    kept: dict[str, int] = {}
+    blanked = 0
+    for text, count in ruleset.deck:
+        if card(text).text in blanks:
+            blanked += count
+        else:
+            kept[text] = kept.get(text, 0) + count
+    if blanked:
+        kept[BLANK] = kept.get(BLANK, 0) + blanked
+    description = (f"{ruleset.name} for one player, {', '.join(sorted(blanks))} as blanks ({BLANK}), as in the "
+                   "published solitaire tables")
+    return replace(ruleset, name=f"{ruleset.name}-solitaire", description=description, deck=tuple(kept.items()),
+                   min_players=1, base=ruleset.base or ruleset.name)
 
 
 _Key = tuple[int, tuple[int, ...], int]  # (bit mask of Number values held, copies held per modifier, blanks)

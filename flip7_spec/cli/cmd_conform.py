@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from flip7_spec.bundled import example
 from flip7_spec.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_CHECK_FAILED,
@@ -22,7 +23,7 @@ from flip7_spec.cli.common import (
     within,
 )
 from flip7_spec.conformance import ERRORED, FAIL, SKIPPED
-from flip7_spec.conformance.cases import Case
+from flip7_spec.conformance.cases import Case, part_of
 from flip7_spec.conformance.coverage import coverage_lines, summarise
 from flip7_spec.conformance.fingerprint import cause_lines, fingerprint_lines, fingerprints, write_fingerprints
 from flip7_spec.conformance.progress import Progress
@@ -65,6 +66,8 @@ def _smoke(spec: EngineSpec) -> int:
         verdict = smoke(open_engine, say, describe)
     except EngineUnusable as error:
         say(f"smoke: handshake FAILED: {error}")
+        for line in error.details:
+            say(f"  {line}")
         return EXIT_BAD_INPUT
     if verdict is None:
         return EXIT_UNCHECKED
@@ -146,6 +149,10 @@ def _inputs(ruleset_names: tuple[str, ...], fixtures: Path | None, traces: tuple
                    "split into arguments like a shell would, and run without a shell")
 @click.option("--python", "python", metavar="MODULE:ATTR",
               help="an in-process engine: a class or factory building a flip7_spec.protocol.adapter.EngineAdapter")
+@click.option("--example", "example_name", metavar="NAME",
+              help="run an example engine shipped with flip7-spec, from any folder: js (JavaScript, needs Node.js "
+                   "18 or later) or flop7 (a third-party Python engine, needs pip install flop7==1.0.2); "
+                   "`flip7-spec examples` shows their command lines")
 @click.option("--games", "-g", type=click.IntRange(0), default=40, show_default=True, callback=within(GAMES),
               help="generated games (each gives a round case and a game case)")
 @click.option("--seed", "-s", default="0", show_default=True, callback=seed_text, help="seed of the generated games")
@@ -161,6 +168,9 @@ def _inputs(ruleset_names: tuple[str, ...], fixtures: Path | None, traces: tuple
 @click.option("--trace", "traces", multiple=True, type=click.Path(dir_okay=False, exists=True, path_type=Path),
               metavar="FILE", help="run only these saved traces (.json or .jsonl; repeatable), e.g. a failure "
                                    "saved by --save-failures")
+@click.option("--only", "only", multiple=True, metavar="PATTERN",
+              help="run only the cases whose id matches PATTERN (shell-style * ? [..]; repeatable), e.g. "
+                   "'fixture:flip7/tie-*' or 'scoring:*': the ids reports print after FAIL, ERROR and SKIP")
 @click.option("--level", "levels", multiple=True, type=click.Choice(["scoring", "round", "game"]),
               help="run only these levels (repeatable); legal is checked with round and game")
 @click.option("--timeout", type=click.FloatRange(0.1), default=10.0, show_default=True, callback=seconds,
@@ -192,10 +202,11 @@ def _inputs(ruleset_names: tuple[str, ...], fixtures: Path | None, traces: tuple
 @click.option("--quiet", "-q", is_flag=True, help="print only failures and the summary; no progress bar")
 @click.option("--progress/--no-progress", default=None,
               help="show a progress bar (default: on a terminal, unless --quiet)")
-def command(command: str | None, python: str | None, games: int, seed: str, ruleset_names: tuple[str, ...],
-            player_counts: tuple[int, ...], fixtures: Path | None, no_fixtures: bool, no_scoring: bool,
-            traces: tuple[Path, ...], levels: tuple[str, ...], timeout: float, workers: int,
-            save_failures: Path | None, json_path: Path | None, junit_xml: Path | None, smoke: bool,
+def command(command: str | None, python: str | None, example_name: str | None, games: int, seed: str,
+            ruleset_names: tuple[str, ...], player_counts: tuple[int, ...], fixtures: Path | None,
+            no_fixtures: bool, no_scoring: bool, traces: tuple[Path, ...], only: tuple[str, ...],
+            levels: tuple[str, ...], timeout: float,
+            workers: int, save_failures: Path | None, json_path: Path | None, junit_xml: Path | None, smoke: bool,
             html_path: Path | None, fingerprint_path: Path | None, no_cache: bool, verbose: bool, quiet: bool,
             progress: bool | None, min_coverage: int | None) -> None:
     """Run the conformance corpus against an engine and report where it breaks the rules.
@@ -215,6 +226,9 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
     With --trace FILE only those traces run: `conform --engine CMD --trace failures/x.json` re-runs a saved
     failure against the engine.
 
+    `conform --example js` runs the JavaScript engine shipped with flip7-spec, from any folder: a run to see
+    what a passing engine's report looks like (`flip7-spec examples` lists the example engines).
+
     \b
     Exit codes: 0 every case that ran passed (the others were skipped as the handshake declares);
     1 a case failed or errored; 2 the engine cannot be used at all, or an input or output is unusable
@@ -223,8 +237,10 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
     130 interrupted (Ctrl-C), 143 terminated (SIGTERM): the engines are stopped and the reports hold
     the cases that finished.
     """
-    if (command is None) == (python is None):
-        raise click.UsageError("give exactly one of --engine CMD or --python MODULE:ATTR")
+    if sum(given is not None for given in (command, python, example_name)) != 1:
+        raise click.UsageError("give exactly one of --engine CMD, --python MODULE:ATTR or --example NAME")
+    if example_name is not None:
+        command = example(example_name).command()
     spec = EngineSpec(command=command, python=python, timeout=timeout)
     if fingerprint_path is not None and fingerprint_path.suffix.lower() not in (".json", ".toml"):
         raise click.BadParameter(f"{fingerprint_path}: a fingerprint is a ruleset file: give a .json or .toml name",
@@ -237,7 +253,7 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
     counts = player_counts or (3, 4, 5, 6)
     corpus = Corpus(rulesets=_rulesets(ruleset_names, counts), games=0 if traces else games, seed=seed,
                     players=counts, fixtures=fixtures_dir,
-                    scoring=not (no_scoring or traces), traces=traces, fresh_hands=no_cache,
+                    scoring=not (no_scoring or traces), traces=traces, fresh_hands=no_cache, only=only,
                     levels=frozenset(levels) if levels else frozenset({"scoring", "round", "game"}))
     if min_coverage is not None:
         corpus.min_coverage, corpus.aim_cap = min_coverage, DEFAULT_CAP
@@ -282,6 +298,8 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
         bar.close()
         reports.discard()
         say(f"flip7-spec: error: {error}", err=True)
+        for line in error.details:
+            say(f"  {line}", err=True)
         raise click.exceptions.Exit(EXIT_BAD_INPUT) from None
     except KeyboardInterrupt as interrupt:  # Ctrl-C or SIGTERM: the engines are stopped already
         stopped = interrupt
@@ -297,10 +315,13 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
     summary = summary_lines(collected, spec.name, elapsed, decisions, handshake_seconds)
     covered = summarise(settled_corpus.coverage, settled_corpus.variants, settled_corpus.ruleset_list)
     aimed = settled_corpus.min_coverage if settled_corpus.games else 0
+    chosen = bool(only) or not settled_corpus.games  # saved traces or a folder of fixtures: few clauses by design
+    if only:  # a part none of whose cases matched was not asked for
+        asked = [part for part in asked if any(part_of(r.case_id) == part for r in collected)]
     prints = fingerprints(collected, passed)
     for line in [*skip_reason_lines(collected, settled_corpus.coverage), *summary,
                  *corpus_lines(collected, shown_from),
-                 *coverage_lines(covered, verbose, aimed, explain=min_coverage is not None),
+                 *coverage_lines(covered, verbose, aimed, explain=min_coverage is not None, chosen=chosen),
                  *cause_lines(collected), *fingerprint_lines(prints, collected)]:
         say(line)
     unchecked: list[str] = []
@@ -308,6 +329,8 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
         for line in [*empty_part_warnings(collected, asked), *broken_promise_lines(collected)]:
             say(line, err=True)
         unchecked = unchecked_lines(collected, asked)
+        if only and not collected:
+            unchecked = [f"unchecked: no case matched --only {' '.join(only)}; nothing was checked"]
         for line in unchecked:
             say(line, err=True)
     meta = {"engine": spec.name, "hello": hello, "seed": seed, "games": games, "interrupted": stopped is not None,

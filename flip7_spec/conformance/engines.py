@@ -8,7 +8,7 @@ import json
 import os
 import shlex
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,6 +16,7 @@ from typing import Any
 from flip7_spec.conformance import ERRORED, FAIL
 from flip7_spec.conformance.cases import Case, part_of
 from flip7_spec.conformance.declarations import DeclarationError, check_declarations
+from flip7_spec.conformance.filenames import saved_failure_name
 from flip7_spec.conformance.runner import CaseResult, run_case
 from flip7_spec.conformance.shrink import shrink, shrinkable
 from flip7_spec.errors import Flip7Error
@@ -26,7 +27,12 @@ from flip7_spec.trace.canonical import dumps_document
 
 
 class EngineUnusable(Flip7Error):
-    """The engine cannot be used at all (it does not start, or fails the handshake)."""
+    """The engine cannot be used at all (it does not start, or fails the handshake). ``details`` are lines to
+    show under the one-line message: the command as it was run, and the engine's stderr."""
+
+    def __init__(self, message: str, details: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.details = list(details)
 
 
 @dataclass(frozen=True)
@@ -83,7 +89,7 @@ def handshake(spec: EngineSpec, on_spawn: Callable[[int], None] | None = None
     except BaseException as error:
         engine.close()
         if isinstance(error, Exception):
-            raise _unusable(spec, error) from None
+            raise _unusable(spec, error, getattr(engine, "argv", None)) from None
         raise  # an interrupt: the engine is closed, the run stops
     try:
         check_declarations(hello)
@@ -93,14 +99,30 @@ def handshake(spec: EngineSpec, on_spawn: Callable[[int], None] | None = None
     return engine, hello
 
 
-def _unusable(spec: EngineSpec, error: Exception) -> EngineUnusable:
-    """Why the handshake failed, as one line: the failure, its raw reply and the last stderr line."""
+STDERR_SHOWN = 40
+"""Lines of an engine's stderr shown when it cannot be used (at most; the process client keeps as many)."""
+STDERR_WIDTH = 500
+"""Characters of one such line shown (at most)."""
+
+
+def _unusable(spec: EngineSpec, error: Exception, argv: Sequence[str] | None = None) -> EngineUnusable:
+    """Why the handshake failed: one line (the failure, its raw reply and the last stderr line), then the
+    command line as it was run (``argv``, in this directory) and the engine's whole stderr, bounded, since the
+    reason an engine cannot start (a missing file, a missing module) is rarely on its last line."""
+    details = [f"command as run: {shlex.join(argv)}  (in {os.getcwd()})"] if argv else []
     if isinstance(error, EngineFailure):
         failure = error
-        tail = f"; stderr: {failure.stderr.strip().splitlines()[-1]}" if failure.stderr.strip() else ""
+        lines = failure.stderr.strip().splitlines() if failure.stderr else []
+        tail = f"; stderr: {lines[-1]}" if lines else ""
         raw = f"; got: {failure.raw[:200]}" if failure.raw else ""
-        return EngineUnusable(f"engine {spec.name!r} failed the handshake: {failure}{raw}{tail}")
-    return EngineUnusable(f"engine {spec.name!r} failed the handshake: {type(error).__name__}: {error}")
+        if lines:
+            shown = lines[-STDERR_SHOWN:]
+            details.append(f"its stderr{f' (the last {len(shown)} lines)' if len(shown) < len(lines) else ''}:")
+            details.extend(f"  {line[:STDERR_WIDTH]}{' ...' if len(line) > STDERR_WIDTH else ''}" for line in shown)
+        else:
+            details.append("it wrote nothing on stderr")
+        return EngineUnusable(f"engine {spec.name!r} failed the handshake: {failure}{raw}{tail}", details)
+    return EngineUnusable(f"engine {spec.name!r} failed the handshake: {type(error).__name__}: {error}", details)
 
 
 def rerun_command(spec: EngineSpec, path: Path) -> str:
@@ -166,8 +188,7 @@ def finish(engine: EngineAdapter, hello: dict[str, Any], case: Case, save: Path 
             except Exception as error:  # shrinking must never lose the failure itself
                 result.shrunk = f"(shrinking failed: {type(error).__name__}: {error})"
                 continue
-            name = case.id.replace("/", "_").replace(":", "_").replace("=", "-") + f"-{result.level}.json"
-            path = save / name
+            path = save / saved_failure_name(case.id, str(result.level))
             if spec is not None:
                 small["header"].setdefault("provenance", {})["rerun"] = rerun_command(spec, path)
             try:

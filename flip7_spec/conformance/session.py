@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +68,9 @@ class Corpus:
     budget, :data:`~flip7_spec.conformance.steer.RUN_BUDGET` candidates split among its rulesets."""
     decks: bool = True
     """Whether the engine takes custom decks (aimed games may then play small decks)."""
+    only: tuple[str, ...] = ()
+    """Shell-style patterns of case ids (``fixture:flip7/tie-*``): when given, only the cases whose id matches
+    one of them run (``conform --only``)."""
     coverage: Coverage = field(default_factory=Coverage, compare=False)
     """The clause coverage of the cases yielded so far, by corpus part (filled by :meth:`cases`)."""
     _fixture_cases: list[Case] | None = field(default=None, init=False, repr=False, compare=False)
@@ -91,12 +96,24 @@ class Corpus:
     def ruleset_list(self) -> Sequence[Ruleset]:
         return self.rulesets if self.rulesets is not None else default_rulesets()
 
+    def wanted(self, case: Case) -> bool:
+        """Whether ``case`` is one of those :attr:`only` asks for (every case when it is empty)."""
+        return not self.only or any(fnmatchcase(case.id, pattern) for pattern in self.only)
+
+    def generates(self) -> bool:
+        """Whether generated games may be wanted: some, unless every :attr:`only` pattern names another part
+        (a generated case's id starts with ``round:`` or ``game:``)."""
+        if not self.only:
+            return True
+        heads = [re.split(r"[*?\[]", pattern, maxsplit=1)[0] for pattern in self.only]
+        return any(part.startswith(head) or head.startswith(part) for head in heads for part in ("round:", "game:"))
+
     def fixture_list(self) -> list[Case]:
         """The fixture cases (read once)."""
         if self._fixture_cases is None:
             found = fixture_cases(self.fixtures) if self.fixtures is not None and self.fixtures.is_dir() else []
             found = fingerprint_cases(found, self.ruleset_list)  # a fingerprint's reference deviates
-            self._fixture_cases = [case for case in found if case.level in self.levels]
+            self._fixture_cases = [case for case in found if case.level in self.levels and self.wanted(case)]
         return self._fixture_cases
 
     def trace_list(self) -> list[Case]:
@@ -104,7 +121,7 @@ class Corpus:
         out: list[Case] = []
         for path in self.traces:
             out.extend(case for case in trace_file_cases(path, str(path), prefix="trace")
-                       if case.level in self.levels)
+                       if case.level in self.levels and self.wanted(case))
         return out
 
     def cases(self) -> Iterator[Case]:
@@ -114,7 +131,7 @@ class Corpus:
         rulesets = self.ruleset_list
         self.coverage.own = frozenset(r.name for r in rulesets)
         generated: Iterator[Case] = iter(())
-        if rulesets:
+        if rulesets and self.generates():
             def make() -> Iterator[Case]:
                 return generated_and_aimed(rulesets, self.players, self.games, self.seed, self.variants,
                                            self.min_coverage, self.candidates_per_ruleset(), self.decks,
@@ -129,8 +146,9 @@ class Corpus:
         if self.scoring and "scoring" in self.levels:
             for ruleset in self.ruleset_list:
                 for case in (scoring_cases(ruleset, fresh=True) if self.fresh_hands else scoring_cases(ruleset)):
-                    self.coverage.add_case(case, "scoring")
-                    yield case
+                    if self.wanted(case):
+                        self.coverage.add_case(case, "scoring")
+                        yield case
         for case in self.trace_list():
             self.coverage.add_case(case, "trace")
             yield case
@@ -138,12 +156,14 @@ class Corpus:
             self.coverage.add_case(case, "fixture")
             yield case
         for case in generated:
-            self.coverage.add_case(case, "generated")
-            yield case
+            if self.wanted(case):
+                self.coverage.add_case(case, "generated")
+                yield case
 
     def size(self) -> int:
         """An estimate of the number of cases, for the progress bar."""
-        generated = self.games * len({"round", "game"} & self.levels) if self.ruleset_list else 0
+        generated = self.games * len({"round", "game"} & self.levels) if self.generates() else 0
+        generated = generated if self.ruleset_list else 0
         scoring = 14 * len(self.ruleset_list) if self.scoring and "scoring" in self.levels else 0
         return generated + len(self.fixture_list()) + len(self.traces) + scoring
 

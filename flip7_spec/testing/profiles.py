@@ -1,7 +1,10 @@
-"""The Hypothesis profiles ``ci`` and ``deep`` (:func:`register_profiles`, :func:`load_profile`)."""
+"""The Hypothesis profiles ``ci`` and ``deep`` (:func:`register_profiles`, :func:`load_profile`), the profile a
+differential machine runs (:func:`machine_profile`), and the time its shrinking may take
+(:func:`shrink_budget`)."""
 
 from __future__ import annotations
 
+import math
 import os
 from typing import Final
 
@@ -9,6 +12,10 @@ from hypothesis import HealthCheck, Phase, settings
 
 PROFILE_ENV: Final = "FLIP7_HYPOTHESIS_PROFILE"
 """The environment variable that selects the Hypothesis profile (default ``ci``)."""
+SHRINK_ENV: Final = "FLIP7_SHRINK_SECONDS"
+"""The environment variable that sets how long a differential machine may shrink a failure (seconds)."""
+DEFAULT_SHRINK_SECONDS: Final = 30.0
+"""How long a differential machine shrinks a failure at most, unless told otherwise."""
 
 
 def register_profiles() -> None:
@@ -35,3 +42,51 @@ def load_profile(name: str | None = None) -> str:
     chosen = name or os.environ.get(PROFILE_ENV) or "ci"
     settings.load_profile(chosen)
     return chosen
+
+
+def loaded_profile() -> str | None:
+    """The Hypothesis profile loaded in this process (by ``--hypothesis-profile``, a ``conftest.py`` or
+    :func:`load_profile`), or None when it is Hypothesis's own ``default``."""
+    name = getattr(settings, "_current_profile", None)
+    return str(name) if name and name != "default" else None
+
+
+def machine_profile(name: str | None = None) -> str:
+    """The profile a differential machine runs under: ``name``, else ``$FLIP7_HYPOTHESIS_PROFILE``, else the
+    profile this process loaded (``--hypothesis-profile NAME``, or a project's own), else ``ci``. So the
+    documented two-line test runs the bounded ``ci`` profile unless its project says otherwise."""
+    return name or os.environ.get(PROFILE_ENV) or loaded_profile() or "ci"
+
+
+def machine_settings(name: str | None = None) -> settings:
+    """The settings of :func:`machine_profile` for a stateful test: the profile's, with every health check
+    off (as Hypothesis's own state-machine test cases have them: an engine may skip setups or be slow)."""
+    register_profiles()
+    return settings(settings.get_profile(machine_profile(name)), suppress_health_check=list(HealthCheck))
+
+
+def shrink_budget(seconds: float | None = None) -> float:
+    """How many seconds a differential machine may spend shrinking a failure: ``seconds``, else
+    ``$FLIP7_SHRINK_SECONDS``, else :data:`DEFAULT_SHRINK_SECONDS`. Raises ``ValueError`` for a value that
+    is not a positive number."""
+    if seconds is None:
+        text = os.environ.get(SHRINK_ENV, "").strip()
+        if not text:
+            return DEFAULT_SHRINK_SECONDS
+        try:
+            seconds = float(text)
+        except ValueError:
+            raise ValueError(f"${SHRINK_ENV}={text!r}: expected a number of seconds, for example 30") from None
+    if not math.isfinite(seconds) or seconds <= 0:
+        raise ValueError(f"a shrink budget must be a positive number of seconds, got {seconds!r}")
+    return float(seconds)
+
+
+def describe_profile(name: str | None = None, seconds: float | None = None) -> str:
+    """What a differential machine runs, in one phrase: the profile, its examples and steps, whether it is
+    derandomized, and the shrink budget (for the plugin's header line)."""
+    profile = machine_profile(name)
+    chosen = machine_settings(name)
+    random = "derandomized" if chosen.derandomize else "random"
+    return (f"Hypothesis profile {profile} ({chosen.max_examples} examples, {random}, up to "
+            f"{chosen.stateful_step_count} steps a run; shrinking stops after {shrink_budget(seconds):g} s)")
