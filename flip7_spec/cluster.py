@@ -136,14 +136,13 @@ def lost(client: Client, error: BaseException) -> ClusterError:
 
 
 def in_order(client: Client, tasks: Iterable[tuple[Callable[..., Any], tuple[Any, ...]]], ahead: int,
-             deliver: Callable[[Any], None], done: Callable[[int, Any], None] | None = None,
-             failed: Callable[[int, BaseException], Any] | None = None) -> None:
+             done: Callable[[int, Any], None] | None = None,
+             failed: Callable[[int, BaseException], Any] | None = None) -> Iterator[Any]:
     """Submit ``tasks`` (a function and its arguments each, taken lazily) with at most ``ahead`` in flight,
-    and hand their results to ``deliver`` in the order of the tasks. ``done(index, result)`` is told of each
-    as soon as it finishes, in any order. A task that raised is handed to ``failed(index, error)``, whose
-    return value takes its place (without ``failed``, the error is raised). A scheduler that stops answering
-    raises :class:`ClusterError`. However the run stops, the tasks still in flight are cancelled and the
-    results that finished are delivered (in order, over the gaps) before the stop goes on."""
+    and yield their results in the order of the tasks. ``done(index, result)`` is told of each as soon as it
+    finishes, in any order. A task that raised is handed to ``failed(index, error)``, whose return value
+    takes its place (without ``failed``, the error is raised). A scheduler that stops answering raises
+    :class:`ClusterError`. However the iteration stops, the tasks still in flight are cancelled."""
     distributed = require_distributed()
     pending = iter(tasks)
     flying: dict[Any, int] = {}
@@ -187,16 +186,14 @@ def in_order(client: Client, tasks: Iterable[tuple[Callable[..., Any], tuple[Any
             elif done is not None:
                 done(index, result)
             finished[index] = result
-            while given in finished:
-                deliver(finished.pop(given))
-                given += 1
             submit()
+            while given in finished:
+                yield finished.pop(given)
+                given += 1
     finally:
         if flying:
             with contextlib.suppress(Exception):
                 cast(Any, client).cancel(list(flying), force=True)
-        for index in sorted(finished):
-            deliver(finished.pop(index))
 
 
 class _Quiet:

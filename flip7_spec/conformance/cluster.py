@@ -148,7 +148,9 @@ class ClusterPool:
         """Run every case of ``cases`` on the cluster and pass each outcome to ``deliver`` in the order of the
         cases (``finished`` is told of each case as it finishes). The engines are closed at the end."""
         hello = self._hello if self._hello is not None else self.hello()
-        by_index: dict[int, Case] = {}  # the cases in flight or finished, not yet handed to ``finished``
+        by_index: dict[int, Case] = {}  # the cases in flight, not yet handed to ``finished``
+        waiting: dict[int, Outcome] = {}  # finished, not yet delivered
+        delivered = 0
 
         def tasks() -> Iterator[tuple[Callable[..., Any], tuple[Any, ...]]]:
             for index, case in enumerate(cases):
@@ -159,6 +161,7 @@ class ClusterPool:
             outcome, files = answer
             self._write(outcome, files)
             case = by_index.pop(index)
+            waiting[index] = outcome
             if finished is not None:
                 finished(case, outcome)
 
@@ -172,14 +175,18 @@ class ClusterPool:
             result = CaseResult(case.id, case.level, ERRORED, "the cluster's workers running this case died each "
                                                               f"time ({error})", label=case.label)
             outcome = Outcome([result], 0)
+            waiting[index] = outcome
             if finished is not None:
                 finished(case, outcome)
             return outcome, []
 
         try:
-            in_order(self.client, tasks(), AHEAD_PER_THREAD * worker_count(self.client),
-                     lambda answer: deliver(answer[0]), done, failed)
+            for _ in in_order(self.client, tasks(), AHEAD_PER_THREAD * worker_count(self.client), done, failed):
+                deliver(waiting.pop(delivered))
+                delivered += 1
         finally:
+            for index in sorted(waiting):  # an interrupted run still reports what finished, in order
+                deliver(waiting.pop(index))
             self.close()
 
     def _write(self, outcome: Outcome, files: list[tuple[str, str]]) -> None:
