@@ -12,9 +12,11 @@ It adds:
   as an :class:`~flip7_spec.protocol.adapter.EngineAdapter`, one per session);
 - the ``clause`` marker, naming the rule clauses a test exercises.
 
-The Hypothesis profiles ``ci`` and ``deep`` live in :mod:`flip7_spec.testing`; a project's ``conftest.py``
-calls :func:`flip7_spec.testing.load_profile` to register them and load the one ``$FLIP7_HYPOTHESIS_PROFILE``
-names (``--hypothesis-profile`` still wins). The plugin itself never changes the settings of other projects.
+The Hypothesis profiles ``ci``, ``deep`` and ``fuzz`` live in :mod:`flip7_spec.testing`; a project's
+``conftest.py`` calls :func:`flip7_spec.testing.load_profile` to register them and load the one
+``$FLIP7_HYPOTHESIS_PROFILE`` names (``--hypothesis-profile`` still wins). The plugin registers them, so that
+``--hypothesis-profile fuzz`` works in any project (the fuzzing command, :mod:`flip7_spec.testing.fuzz`), and
+never loads one: it does not change the settings of other projects.
 """
 
 from __future__ import annotations
@@ -26,6 +28,9 @@ from pathlib import Path
 import pytest
 
 from flip7_spec.protocol.adapter import EngineAdapter
+from flip7_spec.testing.profiles import register_profiles
+
+register_profiles()  # registered, not loaded: --hypothesis-profile NAME can name them
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

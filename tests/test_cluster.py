@@ -407,3 +407,22 @@ def test_an_engine_hung_on_one_worker_times_out_there_as_it_does_locally(tmp_pat
     assert hung_locally.code == 1
     assert {r["message"] for r in local_errors if r["outcome"] == "errored"} == {r["message"] for r in errored}
     assert os.environ.get("FLIP7_HANG_HERE") is None
+
+
+# ---- fuzzing across processes ----------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_fuzzing_processes_share_one_database_and_stop_at_the_first_failure(tmp_path: Path) -> None:
+    (tmp_path / "test_toy.py").write_text(
+        "from hypothesis import given, strategies as st\n\n\n"
+        "@given(st.lists(st.integers(0, 9)))\n"
+        "def test_sums_stay_small(values):\n"
+        "    assert sum(values) < 40\n", encoding="utf-8")
+    database = tmp_path / "shared"
+    run = [sys.executable, "-m", "flip7_spec.testing.fuzz", "--processes", "2", "--minutes", "1", "--database",
+           str(database), "--", str(tmp_path / "test_toy.py")]
+    found = subprocess.run(run, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert found.returncode == 1, found.stdout[-2000:]
+    assert "fuzz: a run failed" in found.stdout and "assert" in found.stdout
+    assert any(p.is_file() for p in database.rglob("*"))  # the failing example, saved for every later run

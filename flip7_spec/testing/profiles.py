@@ -1,4 +1,4 @@
-"""The Hypothesis profiles ``ci`` and ``deep`` (:func:`register_profiles`, :func:`load_profile`)."""
+"""The Hypothesis profiles ``ci``, ``deep`` and ``fuzz`` (:func:`register_profiles`, :func:`load_profile`)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,10 @@ from hypothesis import HealthCheck, Phase, settings
 PROFILE_ENV: Final = "FLIP7_HYPOTHESIS_PROFILE"
 """The environment variable that selects the Hypothesis profile (default ``ci``)."""
 
+FUZZ_DATABASE_ENV: Final = "FLIP7_FUZZ_DATABASE"
+"""The environment variable naming the example database folder the ``fuzz`` profile shares between
+processes (default ``.hypothesis/fuzz``; see :mod:`flip7_spec.testing.fuzz`)."""
+
 
 def register_profiles() -> None:
     """Register the Hypothesis profiles (idempotent).
@@ -19,6 +23,9 @@ def register_profiles() -> None:
       there): the property suite runs in well under a minute on two cores.
     - ``deep``: 2 000 examples per test, random, no deadline, up to 100 steps per stateful run: long runs to
       look for new failures (minutes to hours).
+    - ``fuzz``: ``deep`` with the example database in the folder ``$FLIP7_FUZZ_DATABASE`` (default
+      ``.hypothesis/fuzz``), which every process of a fuzzing campaign shares: what one finds, the others
+      and every later run replay first (:mod:`flip7_spec.testing.fuzz`).
     """
     slow = [HealthCheck.too_slow, HealthCheck.data_too_large]
     quick = tuple(p for p in Phase if p not in (Phase.target, Phase.explain))
@@ -26,6 +33,10 @@ def register_profiles() -> None:
                               stateful_step_count=40, suppress_health_check=slow, phases=quick)
     settings.register_profile("deep", max_examples=2_000, derandomize=False, deadline=None, print_blob=True,
                               stateful_step_count=100, suppress_health_check=slow)
+    from hypothesis.database import DirectoryBasedExampleDatabase
+
+    shared = DirectoryBasedExampleDatabase(os.environ.get(FUZZ_DATABASE_ENV) or os.path.join(".hypothesis", "fuzz"))
+    settings.register_profile("fuzz", parent=settings.get_profile("deep"), database=shared)
 
 
 def load_profile(name: str | None = None) -> str:
