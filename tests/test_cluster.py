@@ -28,7 +28,7 @@ from typing import Any
 
 import pytest
 
-from tests.test_conform import ENGINES, REPO, Ran, assert_clean, environment, processes_with, stop
+from tests.test_conform import ENGINES, REPO, Ran, assert_clean, environment
 
 pytest.importorskip("distributed", reason="needs the cluster extra (pip install -e '.[cluster]')")
 
@@ -377,6 +377,7 @@ def test_the_scheduler_gone_stops_the_run_in_one_line_and_the_campaign_resumes(t
                       token=token)  # resumed on this machine: where the cases run is no argument of a campaign
     assert resumed.code == 0, resumed.output[-2000:]
     whole = command("conform", *base, "-q", "--json", str(tmp_path / "whole.json"), token=token)
+    assert whole.code == 0
     reports = [json.loads((tmp_path / f"{name}.json").read_text(encoding="utf-8")) for name in ("resumed", "whole")]
     assert without_timings(reports[0]) == without_timings(reports[1])
     ids = journal_ids(campaign)
