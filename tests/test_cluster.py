@@ -427,3 +427,26 @@ def test_fuzzing_processes_share_one_database_and_stop_at_the_first_failure(tmp_
     assert found.returncode == 1, found.stdout[-2000:]
     assert "fuzz: a run failed" in found.stdout and "assert" in found.stdout
     assert any(p.is_file() for p in database.rglob("*"))  # the failing example, saved for every later run
+
+
+@pytest.mark.slow
+def test_a_case_that_kills_every_worker_running_it_is_errored_once_as_locally(tmp_path: Path) -> None:
+    base = ["--python", "tests.engine_killing_its_process:Engine", *SMALL, "--games", "4", "--no-scoring"]
+    token = uuid.uuid4().hex
+    reports = {}
+    for name, where in (("cluster", ("--cluster", "local:2")), ("local", ("--workers", "2"))):
+        ran = command("conform", *base, *where, "--json", str(tmp_path / f"{name}.json"), token=token)
+        assert_clean(token, ran.code, ran.stderr)
+        assert ran.code == 1, ran.output[-3000:]
+        reports[name] = json.loads((tmp_path / f"{name}.json").read_text(encoding="utf-8"))["results"]
+    for results in reports.values():
+        verdicts = {(r["case_id"], r["level"]): r["outcome"] for r in results}
+        assert len(verdicts) == len(results)  # no case reported twice
+        cases = {case for case, level in verdicts if level in ("round", "game")}
+        assert len(cases) == 8  # 4 games, a round case and a game case each
+        for (case, level), outcome in verdicts.items():
+            assert outcome == ("errored" if "players=6" in case else "pass"), (case, level, outcome)
+    died = [r["message"] for r in reports["cluster"] if r["outcome"] == "errored"]
+    assert died and all(m.startswith("the cluster's workers running this case died each time") for m in died)
+    assert [(r["case_id"], r["outcome"]) for r in reports["cluster"]] == \
+        [(r["case_id"], r["outcome"]) for r in reports["local"]]
