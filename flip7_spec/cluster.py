@@ -92,6 +92,9 @@ def session(text: str) -> Iterator[Client]:
                                                processes=True, host="127.0.0.1", dashboard_address=":0",
                                                silence_logs=logging.CRITICAL)
             client = distributed.Client(cluster)
+            from flip7_spec.cluster_worker import IgnoreInterrupts
+
+            client.register_plugin(IgnoreInterrupts())
         else:
             try:
                 client = distributed.Client(address.text, timeout=f"{CONNECT_SECONDS:g}s")

@@ -182,10 +182,16 @@ def test_a_local_run_imports_no_cluster_code(tmp_path: Path) -> None:
 
 
 def test_a_malformed_cluster_address_is_refused_before_anything_runs() -> None:
-    ran = command("conform", "--engine", "x", "--cluster", "local:0", token=uuid.uuid4().hex, guard=60)
-    assert ran.code == 2 and "local:N takes 1 to 64 workers" in ran.stderr, ran.output
-    ran = command("conform", "--engine", "x", "--cluster", "not an address", token=uuid.uuid4().hex, guard=60)
-    assert ran.code == 2 and "expected a scheduler address" in ran.stderr, ran.output
+    from flip7_spec.cluster import Address, ClusterError
+
+    assert Address.parse("local:3") == Address("local:3", 3)
+    assert Address.parse("10.0.0.5:8786") == Address("tcp://10.0.0.5:8786")
+    for wrong, why in (("local:0", "local:N takes 1 to 64 workers"), ("local:65", "local:N takes 1 to 64"),
+                       ("not an address", "expected a scheduler address"), ("tcp://host", "expected a scheduler")):
+        with pytest.raises(ClusterError, match=why):
+            Address.parse(wrong)
+    ran = command("conform", "--engine", "x", "--cluster", "local:", "-j", "2", token=uuid.uuid4().hex, guard=60)
+    assert ran.code == 2 and ran.stderr.count("\n") == 1 and "expected a scheduler address" in ran.stderr, ran.output
     ran = command("conform", "--engine", "x", "--cluster", "local:2", "-j", "2", token=uuid.uuid4().hex, guard=60)
     assert ran.code == 2 and "choose one" in ran.stderr, ran.output
 
@@ -227,10 +233,12 @@ def journal_ids(directory: Path) -> list[str]:
 
 
 def interrupt_after(args: list[str], directory: Path, recorded: int, token: str) -> int:
-    """Run ``conform ARGS``, send SIGINT once ``recorded`` cases are in the campaign's journal; its exit code."""
+    """Run ``conform ARGS`` in a process group of its own, and once ``recorded`` cases are in the campaign's
+    journal send SIGINT to the whole group, as Ctrl-C at a terminal does; its exit code. No traceback, and
+    nothing left running."""
     process = subprocess.Popen([sys.executable, "-m", "flip7_spec", "conform", *args], cwd=REPO,
                                env=environment(token), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint)
+                               stderr=subprocess.PIPE, text=True, preexec_fn=_own_group_default_sigint)
     try:
         deadline = time.monotonic() + GUARD
         journal = directory / "cases.jsonl"
@@ -238,7 +246,7 @@ def interrupt_after(args: list[str], directory: Path, recorded: int, token: str)
             if journal.exists() and journal.read_bytes().count(b"\n") >= recorded:
                 break
             time.sleep(0.05)
-        process.send_signal(signal.SIGINT)
+        os.killpg(process.pid, signal.SIGINT)
         _, stderr = process.communicate(timeout=GUARD)
     finally:
         if process.poll() is None:
@@ -248,7 +256,8 @@ def interrupt_after(args: list[str], directory: Path, recorded: int, token: str)
     return process.returncode
 
 
-def _default_sigint() -> None:
+def _own_group_default_sigint() -> None:
+    os.setpgid(0, 0)
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
@@ -257,7 +266,8 @@ def test_an_interrupted_campaign_resumed_reports_what_an_uninterrupted_run_repor
     base = ["--engine", engine, *SMALL, "--games", "8", "--seed", "7"]
     campaign = tmp_path / "campaign"
     args = [*base, "--campaign", str(campaign), "-q", "--json", str(tmp_path / "resumed.json")]
-    assert interrupt_after(args, campaign, 17, uuid.uuid4().hex) == 130
+    # Ctrl-C on a local cluster (its workers share the terminal's process group), resumed on this machine
+    assert interrupt_after([*args, "--cluster", "local:2"], campaign, 17, uuid.uuid4().hex) == 130
     cut = journal_ids(campaign)
     assert 17 <= len(cut) < 14 + 16  # stopped part of the way: 14 scoring cases, 16 game and round cases
     token = uuid.uuid4().hex
