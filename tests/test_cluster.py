@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -140,6 +141,9 @@ def conform_both(tmp_path: Path, address: str, engine: str, *args: str, code: in
     fingerprints = [(folder / "fingerprint.toml") for folder in (local, remote)]
     assert [f.read_text(encoding="utf-8") if f.exists() else None for f in fingerprints][:1] == \
         [f.read_text(encoding="utf-8") if f.exists() else None for f in fingerprints][1:]
+    pages = [re.sub(r"<dt>time</dt><dd>[^<]*</dd>", "", (folder / "report.html").read_text(encoding="utf-8"))
+             for folder in (local, remote)]
+    assert pages[0] == pages[1]  # the same HTML report, but for the run's time
     junit = [(folder / "report.xml").read_text(encoding="utf-8") for folder in (local, remote)]
     assert [_without_xml_times(x) for x in junit[:1]] == [_without_xml_times(x) for x in junit[1:]]
     assert without_timings(reports[0]) == without_timings(reports[1])
@@ -147,8 +151,6 @@ def conform_both(tmp_path: Path, address: str, engine: str, *args: str, code: in
 
 
 def _without_xml_times(text: str) -> str:
-    import re
-
     return re.sub(r' time="[^"]*"', "", re.sub(r' timestamp="[^"]*"', "", text))
 
 
