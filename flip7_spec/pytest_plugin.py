@@ -12,11 +12,13 @@ It adds:
   as an :class:`~flip7_spec.protocol.adapter.EngineAdapter`, one per session);
 - the ``clause`` marker, naming the rule clauses a test exercises.
 
-The Hypothesis profiles ``ci`` and ``deep`` live in :mod:`flip7_spec.testing`. A differential machine's
+The Hypothesis profiles ``ci``, ``deep`` and ``fuzz`` live in :mod:`flip7_spec.testing`. The plugin registers
+them, so that ``--hypothesis-profile fuzz`` works in any project (the fuzzing command,
+:mod:`flip7_spec.testing.fuzz`), and never loads one for other tests: a project's ``conftest.py`` calls
+:func:`flip7_spec.testing.load_profile` to run its own properties under ``ci``. A differential machine's
 ``TestCase`` runs under its own profile (``ci`` unless ``$FLIP7_HYPOTHESIS_PROFILE``, ``--hypothesis-profile``
 or the project names another; :func:`flip7_spec.testing.machine_profile`), and the header line says which,
-with its shrink budget. The plugin itself never changes the settings of other tests: a project's
-``conftest.py`` calls :func:`flip7_spec.testing.load_profile` to run its own properties under ``ci``.
+with its shrink budget.
 
 A failing differential machine is reported with its message first (the command that runs the saved trace
 again, conform's diagnosis, the divergence), then Hypothesis's minimal example with its long runs of cards and
@@ -33,6 +35,9 @@ from typing import Any
 import pytest
 
 from flip7_spec.protocol.adapter import EngineAdapter
+from flip7_spec.testing.profiles import register_profiles
+
+register_profiles()  # registered, not loaded: --hypothesis-profile NAME can name them
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -59,6 +59,9 @@ class SimulationRun:
     workers: int = 1
     policies: tuple[str, ...] = ()
     one_round: bool = False
+    cluster: str | None = None
+    """A Dask cluster (``--cluster``) to play the units of work on instead of local processes; the command
+    holds the connection open (:func:`flip7_spec.cluster.session`)."""
 
     @property
     def policy_specs(self) -> tuple[str, ...]:
@@ -137,6 +140,9 @@ def chunk_count(run: SimulationRun) -> int:
 
 
 def _results(run: SimulationRun) -> Iterator[tuple[int, ChunkResult]]:
+    if run.cluster is not None:
+        yield from _cluster_results(run, run.cluster)
+        return
     workers = min(run.workers, chunk_count(run))
     if workers == 1:
         for start, stop in _chunks(run):
@@ -149,6 +155,17 @@ def _results(run: SimulationRun) -> Iterator[tuple[int, ChunkResult]]:
             _chunks(run), pool.imap(_star_play, ((run, a, b) for a, b in _chunks(run))), strict=True
         ):
             yield stop - start, result
+
+
+def _cluster_results(run: SimulationRun, address: str) -> Iterator[tuple[int, ChunkResult]]:
+    """The units of work played on the cluster's workers and handed on in order (so the statistics and the
+    trace file are those of a local run), a few in flight per worker thread."""
+    from flip7_spec.cluster import client_for, in_order, worker_count
+
+    client = client_for(address)
+    tasks = ((_play_chunk, (run, start, stop)) for start, stop in _chunks(run))
+    for (start, stop), result in zip(_chunks(run), in_order(client, tasks, 3 * worker_count(client)), strict=True):
+        yield stop - start, result
 
 
 def _worker_signals() -> None:

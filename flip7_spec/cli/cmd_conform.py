@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
 from dataclasses import dataclass
@@ -11,6 +12,7 @@ from typing import Any
 import click
 
 from flip7_spec.bundled import example
+from flip7_spec.cli.campaigns import cluster_address, cluster_pool, open_campaign
 from flip7_spec.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_CHECK_FAILED,
@@ -177,6 +179,13 @@ def _inputs(ruleset_names: tuple[str, ...], fixtures: Path | None, traces: tuple
               help="seconds to wait for each reply")
 @click.option("--workers", "-j", type=click.IntRange(1), default=1, show_default=True, callback=within(WORKERS),
               help="cases run in parallel, each worker with its own engine process")
+@click.option("--cluster", metavar="ADDRESS|local:N", callback=cluster_address,
+              help="run the cases on a Dask cluster: a scheduler's address (tcp://HOST:PORT) whose workers can run "
+                   "the engine command, or local:N for N worker processes on this machine; the results are those "
+                   "of a local run (needs the cluster extra; docs/campaigns.md)")
+@click.option("--campaign", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+              help="record each finished case in DIR as it finishes; run again with the same arguments, only the "
+                   "cases not yet recorded run (docs/campaigns.md)")
 @click.option("--save-failures", type=click.Path(file_okay=False, path_type=Path),
               help="write the trace of every failing generated case (shrunk) and fixture here (its header says "
                    "how to re-run it)")
@@ -208,7 +217,8 @@ def command(command: str | None, python: str | None, example_name: str | None, g
             levels: tuple[str, ...], timeout: float,
             workers: int, save_failures: Path | None, json_path: Path | None, junit_xml: Path | None, smoke: bool,
             html_path: Path | None, fingerprint_path: Path | None, no_cache: bool, verbose: bool, quiet: bool,
-            progress: bool | None, min_coverage: int | None) -> None:
+            progress: bool | None, min_coverage: int | None, cluster: str | None = None,
+            campaign: Path | None = None) -> None:
     """Run the conformance corpus against an engine and report where it breaks the rules.
 
     The corpus: scoring cases (official examples and hands z3 found to catch known misreadings), the
@@ -247,6 +257,9 @@ def command(command: str | None, python: str | None, example_name: str | None, g
                                  param_hint="--fingerprint")
     if smoke:
         raise click.exceptions.Exit(_smoke(spec))
+    if cluster is not None and workers > 1:
+        raise click.UsageError("--workers runs engines on this machine and --cluster on the cluster's workers: "
+                               "choose one")
     fixtures_dir = None if no_fixtures or traces else (fixtures or shipped_fixtures_dir())
     if fixtures is not None and not fixtures.is_dir():
         raise click.BadParameter(f"{fixtures}: no such directory", param_hint="--fixtures")
@@ -261,7 +274,16 @@ def command(command: str | None, python: str | None, example_name: str | None, g
     inputs = _inputs(ruleset_names, fixtures_dir, traces)
     if fingerprint_path is not None:
         check_distinct([("--fingerprint", fingerprint_path)], inputs)  # a fingerprint must not overwrite an input
-    reports = _Reports.reserve(json_path, junit_xml, html_path, save_failures, inputs)
+    stack = contextlib.ExitStack()
+    opened = None
+    if campaign is not None:
+        opened = open_campaign(click.get_current_context(), campaign)
+        stack.callback(opened.close)
+    try:
+        reports = _Reports.reserve(json_path, junit_xml, html_path, save_failures, inputs)
+    except BaseException:
+        stack.close()
+        raise
     bar = Progress(sys.stderr.isatty() and not quiet if progress is None else progress)
     collected: list[CaseResult] = []
 
@@ -285,15 +307,19 @@ def command(command: str | None, python: str | None, example_name: str | None, g
             if result.outcome in (FAIL, ERRORED) or (result.outcome == SKIPPED and verbose):
                 for line in describe(result):
                     bar.echo(line)
-        bar.advance()
+        bar.advance(failed=any(r.outcome in (FAIL, ERRORED) for r in outcome.results))
 
     started = time.perf_counter()
     stopped: KeyboardInterrupt | None = None
     hello: dict[str, Any] = {}
     decisions = 0
     try:
-        hello, _, decisions = run(spec, corpus, workers=workers, save=save_failures, on_outcome=on_outcome,
-                                  on_start=on_start, passed=passed)
+        with stack:
+            pool = None
+            if cluster is not None:
+                pool = stack.enter_context(cluster_pool(cluster, spec, save_failures))
+            hello, _, decisions = run(spec, corpus, workers=workers, save=save_failures, on_outcome=on_outcome,
+                                      on_start=on_start, passed=passed, pool=pool, campaign=opened)
     except EngineUnusable as error:
         bar.close()
         reports.discard()

@@ -3,6 +3,7 @@ summarise with 95% intervals (text, JSON or CSV), plot, and record traces."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from dataclasses import replace
@@ -11,6 +12,7 @@ from typing import Any
 
 import click
 
+from flip7_spec.cli.campaigns import cluster_address
 from flip7_spec.cli.common import fail, input_files, ruleset_option, say, say_json, seed_text, within
 from flip7_spec.cli.simulate_output import csv_rows, round_lines, to_csv
 from flip7_spec.limits import GAMES, NUMBER_DIGITS, OPTION_NUMBER, PLAYERS, WORKERS, check_ruleset
@@ -61,6 +63,10 @@ from flip7_spec.simulate_run import SimulationRun, run_experiment
 @click.option("--workers", "-j", type=click.IntRange(1), default=1, show_default=True, callback=within(WORKERS),
               help="processes to play in parallel (results are the same for any count; never more than the "
                    "units of 200 games)")
+@click.option("--cluster", metavar="ADDRESS|local:N", callback=cluster_address,
+              help="play on a Dask cluster: a scheduler's address (tcp://HOST:PORT) or local:N for N worker "
+                   "processes here; the statistics are those of a local run (needs the cluster extra; "
+                   "docs/campaigns.md)")
 @click.option("--json", "as_json", is_flag=True, help="print the summary as JSON")
 @click.option("--csv", "as_csv", is_flag=True, help="print the per-round figures as CSV (overall and by seat)")
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path),
@@ -72,7 +78,7 @@ def command(ruleset: Ruleset, options: tuple[str, ...], solitaire: bool, players
             rounds: int | None,
             fresh_deck: bool, policies: tuple[str, ...], sweep: str | None, seed: str, strategy: str | None,
             threshold: int | None, out: Path | None, observations: bool, workers: int, as_json: bool,
-            as_csv: bool, plot: Path | None, progress: bool | None, quiet: bool) -> None:
+            as_csv: bool, plot: Path | None, progress: bool | None, quiet: bool, cluster: str | None = None) -> None:
     """Play whole games (--games) or one-round experiments (--rounds N) and print a summary:
     points per round, bust rate, Flip 7 rate and cards per round, each with its 95% interval, their
     distributions, the win rate by seat, and the throughput.
@@ -89,6 +95,8 @@ def command(ruleset: Ruleset, options: tuple[str, ...], solitaire: bool, players
     """
     if as_json and as_csv:
         fail("--json and --csv print the summary in different forms: choose one")
+    if cluster is not None and workers > 1:
+        fail("--workers plays on this machine and --cluster on the cluster's workers: choose one")
     one_round = _check_mode(games, rounds, fresh_deck)
     if solitaire:
         if players not in (None, 1):
@@ -106,21 +114,28 @@ def command(ruleset: Ruleset, options: tuple[str, ...], solitaire: bool, players
              + _fewer_players_hint(ruleset, players))
     run = SimulationRun(ruleset=ruleset, players=players, games=rounds if one_round and rounds else games or 1000,
                         seed=seed, threshold=threshold if threshold is not None else 20, out=out,
-                        observations=observations, workers=workers, policies=specs, one_round=one_round)
+                        observations=observations, workers=workers, policies=specs, one_round=one_round,
+                        cluster=cluster)
     show = False if quiet else progress
     picture = _reserve_plot(plot, out)  # checked and reserved before the first game
-    try:
-        if sweep is not None:
-            _sweep(run, sweep, show, as_json, as_csv, picture)
-            return
-        started = time.perf_counter()
-        game_stats, round_stats = run_experiment(run, show, inputs=input_files())
-        elapsed = max(time.perf_counter() - started, 1e-9)
-        summary = _summary(run, game_stats, round_stats, elapsed)
-        if picture is not None:
-            from flip7_spec.plot import plot_distribution
+    connected: contextlib.AbstractContextManager[Any] = contextlib.nullcontext()
+    if cluster is not None:
+        from flip7_spec.cluster import session
 
-            plot_distribution(summary if one_round else summary["per_round"], picture, _title(run))
+        connected = session(cluster)
+    try:
+        with connected:
+            if sweep is not None:
+                _sweep(run, sweep, show, as_json, as_csv, picture)
+                return
+            started = time.perf_counter()
+            game_stats, round_stats = run_experiment(run, show, inputs=input_files())
+            elapsed = max(time.perf_counter() - started, 1e-9)
+            summary = _summary(run, game_stats, round_stats, elapsed)
+            if picture is not None:
+                from flip7_spec.plot import plot_distribution
+
+                plot_distribution(summary if one_round else summary["per_round"], picture, _title(run))
     finally:
         if picture is not None:
             picture.discard()  # committed already unless the run stopped early
@@ -218,6 +233,8 @@ def _summary(run: SimulationRun, game_stats: Stats, round_stats: RoundStats, ela
     }
     if run.out is not None:
         head["out"] = str(run.out)
+    if run.cluster is not None:
+        head["cluster"] = run.cluster
     win_rates = game_stats.summary()["win_rate_by_seat"]
     if run.one_round:
         return {**head, "mode": "rounds", "fresh_deck": True, **round_stats.summary(),
@@ -271,6 +288,8 @@ def _print_text(run: SimulationRun, summary: dict[str, Any], round_stats: RoundS
 
 
 def _workers(run: SimulationRun) -> str:
+    if run.cluster is not None:
+        return f"cluster {run.cluster}"
     return f"{run.workers} worker{'s' if run.workers > 1 else ''}"
 
 

@@ -167,14 +167,21 @@ def _record_failure(small: dict[str, Any], case: Case, result: CaseResult, engin
         small["header"].setdefault("provenance", {})["failure"] = record
 
 
+TraceWriter = Callable[[Path, str], None]
+"""Writes a saved trace's text at a path (raising OSError when it cannot)."""
+
+
 def finish(engine: EngineAdapter, hello: dict[str, Any], case: Case, save: Path | None,
-           spec: EngineSpec | None = None) -> Outcome:
+           spec: EngineSpec | None = None, writer: TraceWriter | None = None) -> Outcome:
     """Run one case; when it fails or errors and ``save`` is a folder, save its trace there (a generated game
     shrunk, a fixture as it is: outside a checkout the fixtures live in the installed package; a generated
     game the engine did not answer in time whole, as shrinking would wait for it again), with the failure or
     error and the command that re-runs it in its provenance (written whole or not at all: a full disk is
     noted in the result, never a half-written file). A saved trace run again with ``--trace`` is not saved
-    again; a scoring case has no trace to save (its result carries the hand and the ruleset)."""
+    again; a scoring case has no trace to save (its result carries the hand and the ruleset).
+
+    ``writer``, when given, is handed each saved trace instead of the file system (a cluster worker hands them
+    back to the machine that ran the command, which writes them under ``save``)."""
     results = run_case(engine, case, hello)
     kept = case.trace is not None and (case.generated or part_of(case.id) == "fixture")
     for result in results:
@@ -192,8 +199,11 @@ def finish(engine: EngineAdapter, hello: dict[str, Any], case: Case, save: Path 
             if spec is not None:
                 small["header"].setdefault("provenance", {})["rerun"] = rerun_command(spec, path)
             try:
-                save.mkdir(parents=True, exist_ok=True)
-                write_file(path, dumps_document(small), "failing trace")
+                if writer is not None:
+                    writer(path, dumps_document(small))
+                else:
+                    save.mkdir(parents=True, exist_ok=True)
+                    write_file(path, dumps_document(small), "failing trace")
                 result.shrunk = str(path)
             except OSError as error:  # OutputError included: a full disk, a folder gone
                 result.shrunk = f"(not saved: {error})"

@@ -9,10 +9,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from flip7_spec.conformance import PASS, SKIPPED
 from flip7_spec.conformance.background import in_background
+from flip7_spec.conformance.campaign import Campaign
 from flip7_spec.conformance.cases import (
     Case,
     default_rulesets,
@@ -168,6 +169,16 @@ class Corpus:
         return generated + len(self.fixture_list()) + len(self.traces) + scoring
 
 
+class CasePool(Protocol):
+    """Runs the cases somewhere else than the command's process (:class:`~.cluster.ClusterPool`): checks the
+    engine where it runs and returns its handshake, then runs cases, delivering outcomes in case order."""
+
+    def hello(self) -> dict[str, Any]: ...
+
+    def run(self, cases: Iterator[Case], deliver: Callable[[Outcome], None],
+            finished: Callable[[Case, Outcome], None] | None = None) -> None: ...
+
+
 KEPT_PASSED = 2_000
 """Passed cases a run keeps at most for the fingerprint's check (their traces stay in memory)."""
 
@@ -175,7 +186,8 @@ KEPT_PASSED = 2_000
 def run(spec: EngineSpec, corpus: Corpus, workers: int = 1, save: Path | None = None,
         on_outcome: Callable[[Outcome], None] | None = None,
         on_start: Callable[[dict[str, Any], Corpus], None] | None = None,
-        passed: list[Case] | None = None) -> tuple[dict[str, Any], list[CaseResult], int]:
+        passed: list[Case] | None = None, pool: CasePool | None = None,
+        campaign: Campaign | None = None) -> tuple[dict[str, Any], list[CaseResult], int]:
     """Run the corpus against the engine. Returns the handshake, every result, and the decisions made.
 
     After the handshake the corpus is settled for the engine (:meth:`Corpus.for_engine`) and handed to
@@ -183,9 +195,20 @@ def run(spec: EngineSpec, corpus: Corpus, workers: int = 1, save: Path | None = 
     With several ``workers``, each runs its own engine (see :mod:`.workers`). ``passed``, when given, receives
     the cases that passed (those of the :data:`KEPT_PASSED` smallest ids, in id order), against which a
     fingerprint is checked.
+
+    With a ``pool``, the cases run there (a cluster) and its handshake is the run's. With a ``campaign``,
+    each finished case is recorded as it finishes and the cases it recorded before are not run again: their
+    recorded outcomes arrive in their place (see :mod:`.campaign`).
     """
-    engine, hello = handshake(spec)
-    corpus = replace(corpus.for_engine(hello), background=workers <= 1)
+    engine, hello = handshake(spec) if pool is None else (None, pool.hello())
+    if campaign is not None:
+        try:
+            campaign.begin(hello)
+        except BaseException:
+            if engine is not None:
+                engine.close()
+            raise
+    corpus = replace(corpus.for_engine(hello), background=workers <= 1 and pool is None)
     results: list[CaseResult] = []
     decisions = 0
 
@@ -211,15 +234,31 @@ def run(spec: EngineSpec, corpus: Corpus, workers: int = 1, save: Path | None = 
         if on_outcome is not None:
             on_outcome(outcome)
 
+    def inline(cases: Iterator[Case], deliver: Callable[[Outcome], None],
+               finished: Callable[[Case, Outcome], None] | None = None) -> None:
+        assert engine is not None
+        for case in cases:
+            outcome = finish(engine, hello, case, save, spec)
+            if finished is not None:
+                finished(case, outcome)
+            deliver(outcome)
+
     try:
         if on_start is not None:
             on_start(hello, corpus)
-        if workers <= 1:
-            for case in remembered(corpus.cases()):
-                collect(finish(engine, hello, case, save, spec))
-        else:
+        runner: Callable[[Iterator[Case], Callable[[Outcome], None], Callable[[Case, Outcome], None] | None],
+                         None] = inline
+        if pool is not None:
+            runner = pool.run
+        elif workers > 1:
+            assert engine is not None
             engine.close()
-            WorkerPool(spec, workers, save).run(remembered(corpus.cases()), collect)
+            runner = WorkerPool(spec, workers, save).run
+        if campaign is not None:
+            campaign.run(runner, remembered(corpus.cases()), collect)
+        else:
+            runner(remembered(corpus.cases()), collect, None)
     finally:
-        engine.close()
+        if engine is not None:
+            engine.close()
     return hello, results, decisions

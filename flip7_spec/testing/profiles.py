@@ -1,5 +1,5 @@
-"""The Hypothesis profiles ``ci`` and ``deep`` (:func:`register_profiles`, :func:`load_profile`), the profile a
-differential machine runs (:func:`machine_profile`), and the time its shrinking may take
+"""The Hypothesis profiles ``ci``, ``deep`` and ``fuzz`` (:func:`register_profiles`, :func:`load_profile`), the
+profile a differential machine runs (:func:`machine_profile`), and the time its shrinking may take
 (:func:`shrink_budget`)."""
 
 from __future__ import annotations
@@ -17,6 +17,10 @@ SHRINK_ENV: Final = "FLIP7_SHRINK_SECONDS"
 DEFAULT_SHRINK_SECONDS: Final = 30.0
 """How long a differential machine shrinks a failure at most, unless told otherwise."""
 
+FUZZ_DATABASE_ENV: Final = "FLIP7_FUZZ_DATABASE"
+"""The environment variable naming the example database folder the ``fuzz`` profile shares between
+processes (default ``.hypothesis/fuzz``; see :mod:`flip7_spec.testing.fuzz`)."""
+
 
 def register_profiles() -> None:
     """Register the Hypothesis profiles (idempotent).
@@ -26,6 +30,9 @@ def register_profiles() -> None:
       there): the property suite runs in well under a minute on two cores.
     - ``deep``: 2 000 examples per test, random, no deadline, up to 100 steps per stateful run: long runs to
       look for new failures (minutes to hours).
+    - ``fuzz``: ``deep`` with the example database in the folder ``$FLIP7_FUZZ_DATABASE`` (default
+      ``.hypothesis/fuzz``), which every process of a fuzzing campaign shares: what one finds, the others
+      and every later run replay first (:mod:`flip7_spec.testing.fuzz`).
     """
     slow = [HealthCheck.too_slow, HealthCheck.data_too_large]
     quick = tuple(p for p in Phase if p not in (Phase.target, Phase.explain))
@@ -33,6 +40,10 @@ def register_profiles() -> None:
                               stateful_step_count=40, suppress_health_check=slow, phases=quick)
     settings.register_profile("deep", max_examples=2_000, derandomize=False, deadline=None, print_blob=True,
                               stateful_step_count=100, suppress_health_check=slow)
+    from hypothesis.database import DirectoryBasedExampleDatabase
+
+    shared = DirectoryBasedExampleDatabase(os.environ.get(FUZZ_DATABASE_ENV) or os.path.join(".hypothesis", "fuzz"))
+    settings.register_profile("fuzz", parent=settings.get_profile("deep"), database=shared)
 
 
 def load_profile(name: str | None = None) -> str:
