@@ -100,9 +100,9 @@ def check_target(path: Path, what: str) -> None:
 def _umask() -> int:
     """The process's umask, read without changing it where Linux shows it (``os.umask`` sets it for a moment,
     which another thread creating a file then would see)."""
-    with contextlib.suppress(OSError, ValueError, StopIteration):
-        with open("/proc/self/status", encoding="ascii", errors="replace") as status:
-            return int(next(line for line in status if line.startswith("Umask:")).split()[1], 8)
+    with contextlib.suppress(OSError, ValueError, StopIteration), \
+            open("/proc/self/status", encoding="ascii", errors="replace") as status:
+        return int(next(line for line in status if line.startswith("Umask:")).split()[1], 8)
     mask = os.umask(0o022)
     os.umask(mask)
     return mask

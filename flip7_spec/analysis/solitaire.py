@@ -26,6 +26,7 @@ from typing import Any
 
 from flip7_spec.cards import Kind, card
 from flip7_spec.errors import Flip7Error
+from flip7_spec.limits import ANALYSIS_STEPS
 from flip7_spec.rulesets import Ruleset
 
 FLIP7_SIZE = 7
@@ -208,18 +209,47 @@ class _Weights:
     states: int = 0
 
 
+class _Budget:
+    """The steps a computation may take (:data:`~flip7_spec.limits.ANALYSIS_STEPS`): each layer of draws is
+    counted before it is expanded, so a state space too large to finish is refused at once, not after
+    minutes and gigabytes."""
+
+    def __init__(self, deck: SolitaireDeck) -> None:
+        self.spent = 0
+        self.deck = deck
+
+    def spend(self, steps: int) -> None:
+        self.spent += steps
+        if self.spent > ANALYSIS_STEPS.value:
+            raise AnalysisError(
+                f"the exact program on a deck of {self.deck.size:,} cards ({len(self.deck.numbers)} Number "
+                f"values, {len(self.deck.modifiers)} modifiers, {self.deck.blanks:,} blanks) needs more than "
+                f"{ANALYSIS_STEPS.text} ({ANALYSIS_STEPS.name}): use a smaller deck or fewer distinct cards")
+
+
 def solitaire(deck: SolitaireDeck, stays: StayRule) -> SolitaireOutcome:
-    """The exact outcome of one player's round on a fresh ``deck`` under the stay rule ``stays``."""
+    """The exact outcome of one player's round on a fresh ``deck`` under the stay rule ``stays``.
+
+    Raises :class:`AnalysisError` for a deck that is not a :class:`SolitaireDeck`, a ``stays`` that is not
+    callable, and a state space over :data:`~flip7_spec.limits.ANALYSIS_STEPS` (refused before it is
+    explored)."""
+    if not isinstance(deck, SolitaireDeck):
+        raise AnalysisError(f"solitaire(deck=...): expected a SolitaireDeck (see solitaire_deck), got "
+                            f"{type(deck).__name__}")
+    if not callable(stays):
+        raise AnalysisError(f"solitaire(stays=...): expected a stay rule (a function of a Hand), got "
+                            f"{type(stays).__name__}")
+    budget = _Budget(deck)
     if deck.blanks and not getattr(stays, "reads_cards", True):
         # Blanks change nothing but how many cards are drawn: follow the other cards alone, then spread
         # each ending over the positions its last card can take among the blanks.
         bare = SolitaireDeck(deck.numbers, deck.modifiers, 0, deck.flip7_bonus)
-        weights = _program(bare, stays)
-        return _outcome(bare.size, weights, _with_blanks(bare.size, deck.blanks))
-    return _outcome(deck.size, _program(deck, stays), None)
+        weights = _program(bare, stays, budget)
+        return _outcome(bare.size, weights, _with_blanks(bare.size, deck.blanks, budget))
+    return _outcome(deck.size, _program(deck, stays, budget), None)
 
 
-def _program(deck: SolitaireDeck, stays: StayRule) -> _Weights:
+def _program(deck: SolitaireDeck, stays: StayRule, budget: _Budget) -> _Weights:
     values = [v for v, _ in deck.numbers]
     value_bit = {v: 1 << i for i, v in enumerate(values)}
     modifier_cards = [card(t) for t, _ in deck.modifiers]
@@ -251,7 +281,9 @@ def _program(deck: SolitaireDeck, stays: StayRule) -> _Weights:
             weights.flip7s[cards] += weight
 
     layer: dict[_Key, int] = {(0, (0,) * len(modifier_cards), 0): 1}
+    branches = len(deck.numbers) + len(deck.modifiers) + 1
     for drawn in range(total):
+        budget.spend(len(layer) * branches)
         following: defaultdict[_Key, int] = defaultdict(int)
         cards = drawn + 1
         for (mask, mods, blanks), weight in layer.items():
@@ -288,15 +320,19 @@ def _hand(numbers: list[int], mods: tuple[int, ...], modifier_cards: list[Any], 
     return Hand(frozenset(numbers), sum(numbers), multiplier, adds, len(numbers) + sum(mods) + blanks)
 
 
-def _falling(total: int, k: int) -> int:
-    """N·(N-1)···(N-k+1): the number of ordered draws of k cards from N."""
+def _fallings(total: int, wanted: set[int]) -> dict[int, int]:
+    """N·(N-1)···(N-k+1), the number of ordered draws of k cards from N = ``total``, for each k in
+    ``wanted``: one running product (a deck of thousands of cards would otherwise cost a product per k)."""
+    out: dict[int, int] = {}
     product = 1
-    for i in range(k):
-        product *= total - i
-    return product
+    for k in range(max(wanted, default=0) + 1):
+        if k in wanted:
+            out[k] = product
+        product *= total - k
+    return out
 
 
-def _with_blanks(others: int, blanks: int) -> Callable[[int], dict[int, Fraction]]:
+def _with_blanks(others: int, blanks: int, budget: _Budget) -> Callable[[int], dict[int, Fraction]]:
     """For a deck of ``others`` cards plus ``blanks`` blanks: where the k-th non-blank card lies, as a
     distribution of its position t (the negative hypergeometric law), or t = all cards when k = ``others``
     (the deck ran out: every blank was drawn too)."""
@@ -305,6 +341,7 @@ def _with_blanks(others: int, blanks: int) -> Callable[[int], dict[int, Fraction
     def positions(k: int) -> dict[int, Fraction]:
         if k >= others:
             return {size: Fraction(1)}
+        budget.spend(blanks + 1)
         ways = comb(size, others)
         return {t: Fraction(comb(t - 1, k - 1) * comb(size - t, others - k), ways)
                 for t in range(k, k + blanks + 1)}
@@ -316,7 +353,7 @@ def _outcome(total: int, weights: _Weights, spread: Callable[[int], dict[int, Fr
              ) -> SolitaireOutcome:
     """The probabilities of the endings; ``spread`` maps a count of non-blank cards to the distribution of
     the cards actually drawn (None: the counts are the cards drawn)."""
-    denominators = {k: _falling(total, k) for k in range(total + 1)}
+    denominators = _fallings(total, {k for k, _ in weights.scores} | set(weights.busts) | set(weights.flip7s))
     scores: defaultdict[int, Fraction] = defaultdict(Fraction)
     by_k: defaultdict[int, Fraction] = defaultdict(Fraction)
     for (k, points), weight in weights.scores.items():

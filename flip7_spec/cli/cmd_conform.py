@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 import time
 from dataclasses import dataclass
@@ -45,10 +46,11 @@ from flip7_spec.errors import Flip7Error, OutputError
 from flip7_spec.fixtures import shipped_fixtures_dir
 from flip7_spec.htmlreport import TraceKeeper, render_report, report_from
 from flip7_spec.interrupts import interruption
-from flip7_spec.limits import GAMES, PLAYERS, WORKERS, check_game_size
-from flip7_spec.outputs import Output, check_distinct, reserve_folder
+from flip7_spec.limits import COVERAGE_AIM, GAMES, PLAYERS, WORKERS, check_game_size
+from flip7_spec.outputs import Output, check_distinct, check_target, reserve_folder
 from flip7_spec.play import check_reachable
 from flip7_spec.rulesets import Ruleset, load_ruleset, preset_names
+from flip7_spec.user_modules import module_file
 
 
 def _smoke(spec: EngineSpec) -> int:
@@ -95,9 +97,14 @@ class _Reports:
 
     @classmethod
     def reserve(cls, json_path: Path | None, junit_xml: Path | None, html_path: Path | None,
-                save_failures: Path | None, inputs: list[Path]) -> _Reports:
+                save_failures: Path | None, inputs: list[Path], fingerprint: Path | None = None) -> _Reports:
         named = (("--json", json_path), ("--junit-xml", junit_xml), ("--html", html_path))
-        check_distinct([(what, path) for what, path in named if path is not None], inputs)
+        outputs = [(what, path) for what, path in named if path is not None]
+        if fingerprint is not None:  # written after the run, so checked now: every name it may be written to
+            outputs.extend(("--fingerprint", path) for path in _fingerprint_names(fingerprint))
+            for path in _fingerprint_names(fingerprint):
+                check_target(path, "--fingerprint")
+        check_distinct(outputs, inputs)
         if save_failures is not None:
             reserve_folder(save_failures, "--save-failures")
         reports = cls()
@@ -131,12 +138,26 @@ class _Reports:
                 output.discard()
 
 
-def _inputs(ruleset_names: tuple[str, ...], fixtures: Path | None, traces: tuple[Path, ...]) -> list[Path]:
-    """The files a run reads: ruleset files, fixture traces and saved traces (a report must not overwrite one)."""
+def _fingerprint_names(path: Path) -> list[Path]:
+    """Every file ``--fingerprint PATH`` may write: PATH itself, or ``STEM-BASE.SUFFIX`` per base preset
+    (:func:`flip7_spec.conformance.fingerprint.fingerprint_paths`)."""
+    return [path, *(path.with_name(f"{path.stem}-{base}{path.suffix}") for base in preset_names())]
+
+
+def _inputs(ruleset_names: tuple[str, ...], fixtures: Path | None, traces: tuple[Path, ...],
+            command: str | None = None, python: str | None = None) -> list[Path]:
+    """The files a run reads: ruleset files, fixture traces, saved traces, the files the engine command
+    names (its script) and the ``--python`` module's source (a report must not overwrite one)."""
     files = [Path(name) for name in ruleset_names if name not in preset_names()]
     if fixtures is not None and fixtures.is_dir():
         files.extend(p for p in fixtures.rglob("*") if p.suffix in (".json", ".jsonl"))
     files.extend(traces)
+    if command is not None:
+        files.extend(Path(word) for word in shlex.split(command) if Path(word).is_file())
+    if python is not None:
+        source = module_file(python.partition(":")[0])
+        if source is not None:
+            files.append(source)
     return files
 
 
@@ -178,7 +199,7 @@ def _inputs(ruleset_names: tuple[str, ...], fixtures: Path | None, traces: tuple
               help="write the engine's fingerprint (the preset plus the readings that explain its failures) as a "
                    "ruleset file (.json or .toml); `conform --ruleset FILE` then runs against a reference that "
                    "deviates the same way")
-@click.option("--min-coverage", type=click.IntRange(0), default=None, metavar="K",
+@click.option("--min-coverage", type=click.IntRange(0), default=None, metavar="K", callback=within(COVERAGE_AIM),
               help="aim generated games until every expected clause of every ruleset is exercised by K generated "
                    f"cases (a budget of {DEFAULT_CAP} aimed candidate games per ruleset), and list each clause left "
                    "short with the reason (set aside after the candidates aimed at it missed it, or the budget "
@@ -242,10 +263,8 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
     if min_coverage is not None:
         corpus.min_coverage, corpus.aim_cap = min_coverage, DEFAULT_CAP
     asked = _asked_parts(corpus)
-    inputs = _inputs(ruleset_names, fixtures_dir, traces)
-    if fingerprint_path is not None:
-        check_distinct([("--fingerprint", fingerprint_path)], inputs)  # a fingerprint must not overwrite an input
-    reports = _Reports.reserve(json_path, junit_xml, html_path, save_failures, inputs)
+    inputs = _inputs(ruleset_names, fixtures_dir, traces, command, python)
+    reports = _Reports.reserve(json_path, junit_xml, html_path, save_failures, inputs, fingerprint_path)
     bar = Progress(sys.stderr.isatty() and not quiet if progress is None else progress)
     collected: list[CaseResult] = []
 

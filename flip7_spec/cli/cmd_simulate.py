@@ -13,7 +13,16 @@ import click
 
 from flip7_spec.cli.common import fail, input_files, ruleset_option, say, say_json, seed_text, within
 from flip7_spec.cli.simulate_output import csv_rows, round_lines, to_csv
-from flip7_spec.limits import GAMES, NUMBER_DIGITS, OPTION_NUMBER, PLAYERS, WORKERS, check_ruleset
+from flip7_spec.limits import (
+    GAMES,
+    NUMBER_DIGITS,
+    OPTION_NUMBER,
+    PLAYERS,
+    SWEEP_VALUES,
+    WORKERS,
+    check_ruleset,
+    show_number,
+)
 from flip7_spec.outputs import Output, check_distinct
 from flip7_spec.policies import POLICIES
 from flip7_spec.policy_specs import parameterised, policy_specs_help
@@ -266,6 +275,8 @@ def _sweep(run: SimulationRun, sweep: str, show: bool | None, as_json: bool, as_
         fail("--sweep plays many runs: it writes no traces (drop --out)")
     family, _ = found
     values = _sweep_values(sweep)
+    GAMES.check(run.games * len(values), f"--sweep {sweep}: {len(values)} values of {run.games:,} "
+                + ("rounds" if run.one_round else "games"))
     rows: list[dict[str, Any]] = []
     csv_lines: list[dict[str, Any]] = []
     for value in values:
@@ -310,7 +321,8 @@ def _sweep_values(sweep: str) -> list[int]:
     step = int(parts[2]) if len(parts) == 3 else 1
     if step < 1 or stop < start:
         fail(f"--sweep {sweep!r}: expected FROM <= TO and a STEP of at least 1")
-    values = list(range(start, stop + 1, step))
-    if len(values) > 200:
-        fail(f"--sweep {sweep!r}: {len(values)} values; at most 200 in one sweep")
-    return values
+    count = (stop - start) // step + 1  # counted before any list is made: 0:100000000 costs nothing
+    if count > SWEEP_VALUES.value:
+        fail(f"--sweep {sweep!r}: {show_number(count)} values is over the limit of {SWEEP_VALUES.text} "
+             f"({SWEEP_VALUES.name})")
+    return list(range(start, stop + 1, step))

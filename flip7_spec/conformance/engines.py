@@ -3,11 +3,8 @@ and saved when it fails (what one process of a conformance run does, with one wo
 
 from __future__ import annotations
 
-import importlib
 import json
-import os
 import shlex
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +20,7 @@ from flip7_spec.outputs import write_file
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure
 from flip7_spec.protocol.process import ProcessEngine
 from flip7_spec.trace.canonical import dumps_document
+from flip7_spec.user_modules import import_user_module
 
 
 class EngineUnusable(Flip7Error):
@@ -51,10 +49,8 @@ class EngineSpec:
             return engine
         assert self.python is not None
         module_name, _, attribute = self.python.partition(":")
-        if os.getcwd() not in sys.path:  # import from the current directory, as `python -m` would
-            sys.path.insert(0, os.getcwd())
-        try:
-            factory = getattr(importlib.import_module(module_name), attribute or "Engine")
+        try:  # the current folder is searched after the installed modules, never shadowing one
+            factory = getattr(import_user_module(module_name), attribute or "Engine")
         except Exception as error:  # ImportError, AttributeError, or the module's own error on import
             raise EngineUnusable(f"cannot load in-process engine {self.python!r}: {type(error).__name__}: "
                                  f"{error}") from None
