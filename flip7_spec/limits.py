@@ -66,6 +66,8 @@ COVERAGE_AIM: Final = Limit("coverage aim", 100, "cases per clause", "`conform -
 WORKERS: Final = Limit("workers", 64, "workers", "worker processes (`--workers`); never more than the work")
 SOURCE_FILE: Final = Limit("ruleset or source file size", 1 * MIB, "bytes",
                           "a ruleset file or a fixture source (TOML or JSON)")
+CACHE_ENTRY: Final = Limit("cache entry size", 256 * KIB, "bytes",
+                          "one entry of the scoring-hands cache (a larger one is set aside and searched again)")
 TRACE_FILE: Final = Limit("trace file size", 64 * MIB, "bytes", "a `.json` trace document")
 CORPUS_LINE: Final = Limit("corpus line length", 64 * MIB, "bytes", "one line of a `.jsonl` corpus")
 REPLY_LINE: Final = Limit("reply line length", 1 * MIB, "bytes", "one reply line of an engine under test")
@@ -84,8 +86,8 @@ DECISIONS: Final = Limit("decisions per game", 1_000_000, "decisions",
                          "decisions in one simulated or generated game (a game that never ends is stopped here)")
 
 LIMITS: Final[tuple[Limit, ...]] = (PLAYERS, COPIES_PER_CARD, DECK_CARDS, OPTION_NUMBER, TARGET_SCORE, GAME_LENGTH,
-                                    GAMES, SWEEP_VALUES, COVERAGE_AIM, WORKERS,
-                                    SOURCE_FILE, TRACE_FILE, CORPUS_LINE, REPLY_LINE, REQUEST_LINE, NESTING,
+                                    GAMES, SWEEP_VALUES, COVERAGE_AIM, WORKERS, SOURCE_FILE, CACHE_ENTRY,
+                                    TRACE_FILE, CORPUS_LINE, REPLY_LINE, REQUEST_LINE, NESTING,
                                     NUMBER_DIGITS, NAME_LENGTH, SEED_LENGTH, TIMEOUT, POLICY_DECISION,
                                     ANALYSIS_STEPS, DECISIONS)
 """Every limit, in the order the docs list them."""

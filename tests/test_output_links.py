@@ -96,7 +96,7 @@ def _ready(folder: Path) -> None:
 
 
 @pytest.mark.parametrize(("args", "outputs"), [pytest.param(a, o, id=i) for i, a, o in WRITERS])
-@pytest.mark.parametrize("as_links", [True, False], ids=["links", "user-files"])
+@pytest.mark.parametrize("as_links", [True, pytest.param(False, marks=pytest.mark.slow)], ids=["links", "user-files"])
 def test_no_command_writes_through_a_planted_name(tmp_path: Path, args: tuple[str, ...], outputs: list[str],
                                                   as_links: bool) -> None:
     # a first run in a clean folder shows every file the command writes (saved failures included)
