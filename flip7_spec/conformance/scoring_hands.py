@@ -94,7 +94,7 @@ def search(ruleset: Ruleset) -> list[Hand]:
     try:
         if plugin_of(ruleset) is None:
             return []
-        import z3
+        import z3  # type: ignore[import-untyped, unused-ignore]
 
         # z3 would take a Ctrl-C for itself, give up the search or, between two checks, lose it: the
         # signal goes to the run instead, which stops once the check under way returns.
