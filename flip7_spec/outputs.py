@@ -237,6 +237,22 @@ class Output:
             self.discard()
 
 
+NAME_BYTES = 200
+"""The longest file name (UTF-8 bytes) :func:`fit_file_name` gives: under the 255 of common file systems."""
+
+
+def fit_file_name(name: str, limit: int = NAME_BYTES) -> str:
+    """``name`` itself when it is at most ``limit`` bytes, else its start, a hash of the whole name (so two
+    long names stay apart) and its suffix: a name made from user input (a long seed) stays a valid one."""
+    if len(name.encode("utf-8", "surrogateescape")) <= limit:
+        return name
+    suffix = Path(name).suffix if len(Path(name).suffix) <= 16 else ""
+    digest = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    room = limit - len(suffix.encode("utf-8")) - len(digest) - 1
+    head = name[: len(name) - len(suffix)].encode("utf-8", "surrogateescape")[:room].decode("utf-8", "ignore")
+    return f"{head}-{digest}{suffix}"
+
+
 def write_file(path: Path, text: str, what: str = "output") -> None:
     """Write ``text`` to ``path`` whole or not at all (reserve room for it, write, commit)."""
     with Output.reserve(path, what, room=len(text.encode("utf-8", "backslashreplace"))) as output:

@@ -63,6 +63,13 @@ StayRule = Callable[[Hand], bool]
 the built-in rules below also say whether they read ``Hand.cards`` (see :class:`Rule`)."""
 
 
+def _whole(where: str, value: object) -> int:
+    """``value`` if it is a whole number, else :class:`AnalysisError` naming ``where``."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise AnalysisError(f"{where}: expected a whole number, got {type(value).__name__}")
+    return value
+
+
 class Rule:
     """A stay rule that says whether it reads ``Hand.cards``. One that does not lets the program merge the
     draw orders that differ only in blanks, which makes it much smaller; for such a rule, ``Hand.cards``
@@ -84,8 +91,9 @@ class StayAt(Rule):
     reads_cards = False
 
     def __post_init__(self) -> None:
+        _whole("stay_at(threshold=...)", self.threshold)
         if self.on not in ("score", "numbers"):
-            raise AnalysisError(f"stay_at(on={self.on!r}): expected 'score' or 'numbers'")
+            raise AnalysisError(f"stay_at(on={self.on!r:.60}): expected 'score' or 'numbers'")
 
     def __call__(self, hand: Hand) -> bool:
         return (hand.round_score if self.on == "score" else hand.number_sum) >= self.threshold
@@ -96,6 +104,9 @@ class StayWithCards(Rule):
     """Stay once ``count`` cards are held: the exact counterpart of the ``cards:N`` policy."""
 
     count: int
+
+    def __post_init__(self) -> None:
+        _whole("stay_with_cards(count=...)", self.count)
 
     def __call__(self, hand: Hand) -> bool:
         return hand.cards >= self.count
@@ -140,6 +151,7 @@ class SolitaireOutcome:
 
     def summary(self, digits: int = 6) -> dict[str, Any]:
         """The figures as rounded decimals, for JSON and for people."""
+        _whole("summary(digits=...)", digits)
         return {
             "expected_score": round(float(self.expected_score), digits),
             "bust_probability": round(float(self.bust_probability), digits),
@@ -170,8 +182,14 @@ def solitaire_deck(ruleset: Ruleset, blanks: Collection[str] = ACTIONS_AND_X2,
     """The deck of ``ruleset`` for one player, with the cards named in ``blanks`` (card texts) made blanks;
     ``numbers_only`` leaves every other card out of the deck altogether.
 
-    Raises :class:`AnalysisError` for an Action card that is not a blank, or a Vengeance ruleset.
+    Raises :class:`AnalysisError` for an Action card that is not a blank, or a Vengeance ruleset, and for
+    arguments of the wrong kind.
     """
+    if not isinstance(ruleset, Ruleset):
+        raise AnalysisError(f"expected a Ruleset (see flip7_spec.preset, load_ruleset), got {type(ruleset).__name__}")
+    if isinstance(blanks, (str, bytes)) or not isinstance(blanks, Collection) \
+            or not all(isinstance(text, str) for text in blanks):
+        raise AnalysisError("blanks: expected a collection of card texts, such as {'FREEZE', 'x2'}")
     if ruleset.game != "flip7":
         raise AnalysisError(f"ruleset {ruleset.name}: the exact program covers the base game only, not "
                             f"{ruleset.game}")
@@ -387,4 +405,7 @@ def threshold_table(ruleset: Ruleset, thresholds: Iterable[int], on: str = "numb
                     blanks: Collection[str] = ACTIONS_AND_X2) -> dict[int, SolitaireOutcome]:
     """:func:`solitaire` under ``stay_at(t, on)`` for each threshold ``t``: a solitaire threshold table."""
     deck = solitaire_deck(ruleset, blanks)
+    if isinstance(thresholds, (str, bytes)) or not isinstance(thresholds, Iterable):
+        raise AnalysisError(f"thresholds: expected whole numbers, such as range(10, 31), got "
+                            f"{type(thresholds).__name__}")
     return {t: solitaire(deck, stay_at(t, on)) for t in thresholds}

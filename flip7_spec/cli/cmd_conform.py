@@ -42,7 +42,7 @@ from flip7_spec.conformance.session import Corpus, EngineSpec, EngineUnusable, O
 from flip7_spec.conformance.smoke import smoke
 from flip7_spec.conformance.steer import DEFAULT_CAP, RUN_BUDGET
 from flip7_spec.conformance.verdict import broken_promise_lines, skip_reason_lines, unchecked_lines
-from flip7_spec.errors import Flip7Error, OutputError
+from flip7_spec.errors import Flip7Error, InputError, OutputError
 from flip7_spec.fixtures import shipped_fixtures_dir
 from flip7_spec.htmlreport import TraceKeeper, render_report, report_from
 from flip7_spec.interrupts import interruption
@@ -50,6 +50,8 @@ from flip7_spec.limits import COVERAGE_AIM, GAMES, PLAYERS, WORKERS, check_game_
 from flip7_spec.outputs import Output, check_distinct, check_target, reserve_folder
 from flip7_spec.play import check_reachable
 from flip7_spec.rulesets import Ruleset, load_ruleset, preset_names
+from flip7_spec.trace.reader import read_traces
+from flip7_spec.trace.replay import ReplayStatus, replay
 from flip7_spec.user_modules import module_file
 
 
@@ -136,6 +138,27 @@ class _Reports:
         for output in (self.json, self.junit, self.html):
             if output is not None:
                 output.discard()
+
+
+def _check_traces(traces: tuple[Path, ...]) -> None:
+    """Refuse a ``--trace`` file that cannot be run, with the reader's (or replay's) message: one that cannot
+    be read, a line or document that is not JSON, or a trace that is no game (``flip7-spec replay`` calls
+    it invalid). Such a file would otherwise give no case, and a run of nothing would pass."""
+    for path in traces:
+        count = 0
+        try:
+            for source in read_traces(path):
+                count += 1
+                if source.error is not None:
+                    raise click.BadParameter(f"{source.location}: {source.error}", param_hint="--trace")
+                result = replay(source.trace)
+                if result.status is ReplayStatus.INVALID:
+                    raise click.BadParameter(f"{source.location}: not a trace of a game: {result.error}",
+                                             param_hint="--trace")
+        except InputError as error:
+            raise click.BadParameter(str(error), param_hint="--trace") from None
+        if count == 0:
+            raise click.BadParameter(f"{path}: holds no trace", param_hint="--trace")
 
 
 def _fingerprint_names(path: Path) -> list[Path]:
@@ -252,6 +275,7 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
                                  param_hint="--fingerprint")
     if smoke:
         raise click.exceptions.Exit(_smoke(spec))
+    _check_traces(traces)
     fixtures_dir = None if no_fixtures or traces else (fixtures or shipped_fixtures_dir())
     if fixtures is not None and not fixtures.is_dir():
         raise click.BadParameter(f"{fixtures}: no such directory", param_hint="--fixtures")

@@ -16,7 +16,7 @@ from flip7_spec.conformance.declarations import DeclarationError, check_declarat
 from flip7_spec.conformance.runner import CaseResult, run_case
 from flip7_spec.conformance.shrink import shrink
 from flip7_spec.errors import Flip7Error
-from flip7_spec.outputs import write_file
+from flip7_spec.outputs import fit_file_name, write_file
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure
 from flip7_spec.protocol.process import ProcessEngine
 from flip7_spec.trace.canonical import dumps_document
@@ -151,7 +151,7 @@ def finish(engine: EngineAdapter, hello: dict[str, Any], case: Case, save: Path 
                 result.shrunk = f"(shrinking failed: {type(error).__name__}: {error})"
                 continue
             name = case.id.replace("/", "_").replace(":", "_").replace("=", "-") + f"-{result.level}.json"
-            path = save / name
+            path = save / fit_file_name(name)  # a long seed must not make the name unusable
             if spec is not None:
                 small["header"].setdefault("provenance", {})["rerun"] = rerun_command(spec, path)
             try:
