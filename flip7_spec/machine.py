@@ -31,7 +31,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from flip7_spec.cards import Card, card
-from flip7_spec.errors import CardError, ChanceError, IllegalDecision
+from flip7_spec.errors import CardError, ChanceError, Flip7Error, IllegalDecision
 from flip7_spec.events import HIT, STAY, Choice, Decision, DecisionKind, Event, Status
 
 if TYPE_CHECKING:
@@ -518,7 +518,7 @@ class Game:
         elif self.reshuffler is not None:
             try:
                 offered = self.reshuffler(list(discard))
-            except ChanceError:
+            except Flip7Error:  # raised on purpose (a hunt giving a game up): the caller's own to handle
                 raise
             except Exception as error:  # the caller's callback failed: the game must stay as it was
                 raise ChanceError(f"the reshuffler raised {type(error).__name__}") from error

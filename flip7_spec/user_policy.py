@@ -20,17 +20,15 @@ from __future__ import annotations
 
 import importlib.util
 import random
-import signal
 import sys
-import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
-from types import FrameType, ModuleType
+from types import ModuleType
 from typing import Any
 
 from flip7_spec.errors import ModuleClash
 from flip7_spec.events import Choice, Decision
+from flip7_spec.interrupts import TookTooLong, time_limit
 from flip7_spec.limits import POLICY_DECISION
 from flip7_spec.machine import Game
 from flip7_spec.policies import Policy, PolicyError, threshold_policy
@@ -96,40 +94,15 @@ def describe_error(error: BaseException) -> str:
     return f"{kind}: {text}" if text else kind
 
 
-class _TookTooLong(BaseException):
-    """Raised by the alarm inside a user's policy that has run past the limit (a BaseException, so a policy
-    catching ``Exception`` cannot swallow it)."""
-
-
-@contextmanager
-def _time_limit(seconds: float) -> Iterator[None]:
-    """Raise :class:`_TookTooLong` in the block once ``seconds`` have passed. Only in the main thread, and
-    only when no other timer is running (a signal cannot reach another thread; an outer timer is kept)."""
-    if threading.current_thread() is not threading.main_thread() or signal.getitimer(signal.ITIMER_REAL)[0]:
-        yield
-        return
-
-    def alarm(number: int, frame: FrameType | None) -> None:
-        raise _TookTooLong
-
-    previous = signal.signal(signal.SIGALRM, alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 def _wrap(spec: str, function: Any) -> Policy:
     fallback = threshold_policy(20)
 
     def policy(game: Game, decision: Decision, rng: random.Random) -> Choice:
         where = f"at a {decision.kind} decision of player {decision.player} in round {game.round}"
         try:
-            with _time_limit(POLICY_DECISION.value):
+            with time_limit(POLICY_DECISION.value):
                 choice = function(player_view(game, decision, rng))
-        except _TookTooLong:
+        except TookTooLong:
             raise PolicyError(f"policy {spec} took more than {POLICY_DECISION.text} {where} (the limit of "
                               f"{POLICY_DECISION.name}): it was stopped") from None
         except SystemExit as error:

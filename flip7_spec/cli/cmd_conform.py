@@ -320,7 +320,7 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
     decisions = 0
     try:
         hello, _, decisions = run(spec, corpus, workers=workers, save=save_failures, on_outcome=on_outcome,
-                                  on_start=on_start, passed=passed)
+                                  on_start=on_start, passed=passed, isolated=python is not None)
     except EngineUnusable as error:
         bar.close()
         reports.discard()

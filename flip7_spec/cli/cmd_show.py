@@ -47,7 +47,12 @@ def _html(source: TraceSource, output: Output | None) -> None:
 
 def _check_replayable(source: TraceSource) -> None:
     """Refuse what ``flip7-spec replay`` calls invalid (no game at all), with its message: a trace is shown
-    as it is recorded, diverging or not, but only when it is a game."""
+    as it is recorded, diverging or not, but only when it is a game. What show itself refuses is left to it
+    (its messages stay as they are)."""
+    try:
+        check_trace(source.trace)
+    except ShowError:
+        return
     result = replay(source.trace)
     if result.status is ReplayStatus.INVALID:
         fail(f"{source.location}: not a trace of a game: {result.error}")

@@ -13,6 +13,7 @@ from typing import Any
 from flip7_spec.conformance import FAIL
 from flip7_spec.conformance.cases import Case, part_of
 from flip7_spec.conformance.declarations import DeclarationError, check_declarations
+from flip7_spec.conformance.guard import GuardedEngine
 from flip7_spec.conformance.runner import CaseResult, run_case
 from flip7_spec.conformance.shrink import shrink
 from flip7_spec.errors import Flip7Error
@@ -61,7 +62,7 @@ class EngineSpec:
                                  f"{error}") from None
         if not isinstance(engine, EngineAdapter):
             raise EngineUnusable(f"{self.python} did not build an EngineAdapter")
-        return engine
+        return GuardedEngine(engine, self.timeout)  # bounded like a process engine, and it cannot end the run
 
 
 def handshake(spec: EngineSpec, on_spawn: Callable[[int], None] | None = None

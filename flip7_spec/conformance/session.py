@@ -155,17 +155,20 @@ KEPT_PASSED = 2_000
 def run(spec: EngineSpec, corpus: Corpus, workers: int = 1, save: Path | None = None,
         on_outcome: Callable[[Outcome], None] | None = None,
         on_start: Callable[[dict[str, Any], Corpus], None] | None = None,
-        passed: list[Case] | None = None) -> tuple[dict[str, Any], list[CaseResult], int]:
+        passed: list[Case] | None = None, isolated: bool = False) -> tuple[dict[str, Any], list[CaseResult], int]:
     """Run the corpus against the engine. Returns the handshake, every result, and the decisions made.
 
     After the handshake the corpus is settled for the engine (:meth:`Corpus.for_engine`) and handed to
     ``on_start``. Results arrive through ``on_outcome`` as cases finish, so an interrupted run still has them.
     With several ``workers``, each runs its own engine (see :mod:`.workers`). ``passed``, when given, receives
     the cases that passed (those of the :data:`KEPT_PASSED` smallest ids, in id order), against which a
-    fingerprint is checked.
+    fingerprint is checked. ``isolated`` runs the cases in a worker process even with one worker (the command
+    line does so for an in-process engine: one that ends or crashes its process then errors a case, instead
+    of ending the run).
     """
     engine, hello = handshake(spec)
-    corpus = replace(corpus.for_engine(hello), background=workers <= 1)
+    pooled = workers > 1 or isolated
+    corpus = replace(corpus.for_engine(hello), background=not pooled)
     results: list[CaseResult] = []
     decisions = 0
 
@@ -194,12 +197,12 @@ def run(spec: EngineSpec, corpus: Corpus, workers: int = 1, save: Path | None = 
     try:
         if on_start is not None:
             on_start(hello, corpus)
-        if workers <= 1:
+        if not pooled:
             for case in remembered(corpus.cases()):
                 collect(finish(engine, hello, case, save, spec))
         else:
             engine.close()
-            WorkerPool(spec, workers, save).run(remembered(corpus.cases()), collect)
+            WorkerPool(spec, max(workers, 1), save).run(remembered(corpus.cases()), collect)
     finally:
         engine.close()
     return hello, results, decisions

@@ -5,16 +5,10 @@ from __future__ import annotations
 import json
 from functools import cache
 from importlib import resources
-from typing import Any, cast
+from typing import Any
 
-from jsonschema import Draft202012Validator, validators
+from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
-
-# A trace's whole numbers are written as whole numbers: 0.0 is no Dealer seat (JSON Schema alone counts a
-# float with no fraction as an integer, which the replay would then use as an index).
-_Strict = cast("type[Draft202012Validator]", validators.extend(  # type: ignore[no-untyped-call]
-    Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER.redefine(
-        "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool))))
 
 
 @cache
@@ -29,7 +23,7 @@ def load_schema(name: str = "trace-v1.json") -> dict[str, Any]:
 def _validator(name: str) -> Draft202012Validator:
     schema = load_schema(name)
     Draft202012Validator.check_schema(schema)
-    return _Strict(schema)
+    return Draft202012Validator(schema)
 
 
 def json_path(parts: Any) -> str:
@@ -54,13 +48,13 @@ def _envelope_validator(name: str) -> Draft202012Validator:
     schema = json.loads(json.dumps(load_schema(name)))
     for definition in ("observation", "event", "step"):
         schema["$defs"][definition] = {"type": "object"}
-    return _Strict(schema)
+    return Draft202012Validator(schema)
 
 
 @cache
 def _step_validator(name: str) -> Draft202012Validator:
     full = load_schema(name)
-    return _Strict({"$schema": full["$schema"], "$defs": full["$defs"], "$ref": "#/$defs/step"})
+    return Draft202012Validator({"$schema": full["$schema"], "$defs": full["$defs"], "$ref": "#/$defs/step"})
 
 
 def step_errors(step: Any, index: int, name: str = "trace-v1.json") -> list[str]:
