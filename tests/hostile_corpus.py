@@ -685,7 +685,9 @@ SCORING_ONLY = ("--no-fixtures", "-g", "0", "--min-coverage", "0", "--no-progres
 
 
 def round_two(folder: Path) -> list[Item]:
-    """The items of the second audit (issue 30)."""
+    """The items of the second audit (issue 30). Those that repeat a case through another command, or that
+    cost a z3 search or seconds of computation, are slow (``-m slow``); tests/test_scoring_hands.py checks
+    each kind of cache entry in-process too."""
     f = folder
     marker = shlex.join([sys.executable, str(f / "engines" / "marker.py"), str(f / "engine-started")])
     bots = str(f / "policies" / "bots.py")
@@ -704,16 +706,16 @@ def round_two(folder: Path) -> list[Item]:
              expect=(0,), check=_cache_rebuilt("cache-fifo")),
         Item("cache-deep", "cache files crash a run (deep nesting: RecursionError)",
              cached("cache-deep", "conform", "--python", "inproc:Engine", "-r", "custom.toml", *SCORING_ONLY),
-             expect=(0,), check=_cache_rebuilt("cache-deep")),
+             expect=(0,), check=_cache_rebuilt("cache-deep"), slow=True),
         Item("cache-empty-hands", "drop 10 of 14 scoring cases without a word (an empty hands list)",
              cached("cache-empty", "conform", "--python", "inproc:Engine", "-r", "custom.toml", *SCORING_ONLY),
              expect=(0,), check=_cache_rebuilt("cache-empty")),
         Item("cache-old-entry", "a cut-short search cached as complete",
              cached("cache-old", "conform", "--python", "inproc:Engine", "-r", "custom.toml", *SCORING_ONLY),
-             expect=(0,), check=_cache_rebuilt("cache-old")),
+             expect=(0,), check=_cache_rebuilt("cache-old"), slow=True),
         Item("cache-big", "run 10 minutes into a MemoryError (a big cache file)",
              cached("cache-big", "conform", "--python", "inproc:Engine", "-r", "custom.toml", *SCORING_ONLY),
-             expect=(0,), check=_cache_rebuilt("cache-big")),
+             expect=(0,), check=_cache_rebuilt("cache-big"), slow=True),
         # 3. Every output checked before the run against every input, the engine's own files included.
         Item("conform-json-over-engine", "--json eng.py overwrites the engine under test",
              cli("conform", "--engine", engine_script, "--json", "eng.py", *QUICK), check=_unchanged("eng.py", ENG_PY)),
@@ -761,11 +763,11 @@ def round_two(folder: Path) -> list[Item]:
         Item("analysis-big-deck", "flip7_spec.analysis runs without bound (10,000-card decks)", library(
             "from flip7_spec.analysis import solitaire, solitaire_deck, stay_with_cards\n"
             "from flip7_spec.errors import Flip7Error\nfrom flip7_spec.rulesets import ruleset_from_json\n"
-            "rs = ruleset_from_json({'base': 'flip7', 'name': 'big', 'deck': {**{str(v): 700 for v in range(13)},"
-            " '+2': 300, 'x2': 600}})\n"
+            "rs = ruleset_from_json({'base': 'flip7', 'name': 'big', 'deck': {**{str(v): 600 for v in range(13)},"
+            " '+2': 300, '+4': 300, '+6': 300, '+8': 300, '+10': 300, 'x2': 200}})\n"
             "try:\n    solitaire(solitaire_deck(rs, blanks={'x2'}), stay_with_cards(30))\n"
             "except Flip7Error as e:\n    assert 'analysis steps' in str(e), e\n"
-            "else:\n    raise SystemExit('not bounded')\n"), expect=(0,)),
+            "else:\n    raise SystemExit('not bounded')\n"), expect=(0,), slow=True),
         Item("engine-declares-no-level", "an engine that declares no level passes",
              cli("conform", "--engine", shlex.join([sys.executable, str(f / "engines" / "no_levels.py")]),
                  *ONE_GAME), expect=(3,)),
@@ -789,20 +791,22 @@ def round_two(folder: Path) -> list[Item]:
         Item("ruleset-deviation-huge-rules", "a 5,000-digit deviation value",
              cli("rules", "-r", "ruleset-dev-huge.json")),
         Item("ruleset-deviation-huge-simulate", "a 5,000-digit deviation value",
-             cli("simulate", "-r", "ruleset-dev-huge.json", "-g", "1")),
+             cli("simulate", "-r", "ruleset-dev-huge.json", "-g", "1"), slow=True),
         Item("ruleset-deviation-huge-score", "a 5,000-digit deviation value",
-             cli("score", "-r", "ruleset-dev-huge.json", "3")),
+             cli("score", "-r", "ruleset-dev-huge.json", "3"), slow=True),
         Item("trace-deviation-huge", "a 5,000-digit deviation value in a trace header",
              cli("replay", "trace-dev-huge.json"), one_line=False),
         Item("ruleset-deviation-twice", "a deviation listed twice", cli("simulate", "-r", "ruleset-dev-twice.toml")),
-        Item("ruleset-deviation-twice-rules", "a deviation listed twice", cli("rules", "-r", "ruleset-dev-twice.toml")),
+        Item("ruleset-deviation-twice-rules", "a deviation listed twice", cli("rules", "-r", "ruleset-dev-twice.toml"),
+             slow=True),
         Item("trace-deviation-twice-show", "a deviation listed twice in a trace header",
              cli("show", "trace-dev-twice.json")),
         Item("trace-float-replay", "a whole number written as a float in a trace", cli("replay", "trace-float.json"),
              one_line=False),
-        Item("trace-float-show", "a whole number written as a float in a trace", cli("show", "trace-float.json")),
+        Item("trace-float-show", "a whole number written as a float in a trace", cli("show", "trace-float.json"),
+             slow=True),
         Item("trace-float-conform", "a whole number written as a float in a trace",
-             cli("conform", "--engine", marker, "--trace", "trace-float.json"), check=_engine_never_started),
+             cli("conform", "--engine", marker, "--trace", "trace-float.json"), check=_engine_never_started, slow=True),
         Item("show-invalid-trace", "show exits 0 on traces that replay refuses", cli("show", "trace-no-game.json")),
         Item("serve-command-object", "serve on a command that is an object", cli("serve"), expect=(0,),
              stdin=b'{"seq": 1, "cmd": {"x": 1}}\n{"seq": 2, "cmd": ["hello"]}\n{"seq": 3, "cmd": "quit"}\n'),
@@ -835,7 +839,7 @@ def round_two(folder: Path) -> list[Item]:
         Item("module-shadowing-python", "--python can shadow the package's own dependencies",
              in_folder("shadow", "env", "FLIP7_SPEC_CACHE_DIR=cache",
                        *isolated("conform", "--python", "inproc:Engine", "-r", "custom.toml", *SCORING_ONLY)),
-             expect=(0,), check=_nothing_shadowed),
+             expect=(0,), check=_nothing_shadowed, slow=True),
         Item("module-clash", "a user module with an installed module's name is refused",
              in_folder("shadow", *isolated("simulate", "-g", "2", "--policy", "z3:decide"))),
         engine_item("supply-reshuffle-texts", "supply_reshuffle with texts leaves the game neither pending nor over",
