@@ -11,7 +11,16 @@ from typing import Any
 
 import click
 
-from flip7_spec.cli.common import fail, input_files, ruleset_option, say, say_json, seed_text, within
+from flip7_spec.cli.common import (
+    fail,
+    input_files,
+    note_inputs,
+    ruleset_option,
+    say,
+    say_json,
+    seed_text,
+    within,
+)
 from flip7_spec.cli.simulate_output import csv_rows, round_lines, to_csv
 from flip7_spec.limits import (
     GAMES,
@@ -25,11 +34,12 @@ from flip7_spec.limits import (
 )
 from flip7_spec.outputs import Output, check_distinct
 from flip7_spec.policies import POLICIES
-from flip7_spec.policy_specs import parameterised, policy_specs_help
+from flip7_spec.policy_specs import parameterised, policy_specs_help, user_policies
 from flip7_spec.round_stats import RoundStats
 from flip7_spec.rulesets import Ruleset, preset, preset_names
 from flip7_spec.simulate import Stats
 from flip7_spec.simulate_run import SimulationRun, run_experiment
+from flip7_spec.user_modules import module_file
 
 
 @click.command("simulate")
@@ -95,6 +105,7 @@ def command(ruleset: Ruleset, options: tuple[str, ...], players: int, games: int
     one_round = _check_mode(games, rounds, fresh_deck)
     ruleset = _with_options(ruleset, options)
     specs = _policy_specs(policies, strategy, threshold)
+    note_inputs(click.get_current_context(), _policy_files(specs))  # --out and --plot must not overwrite one
     if plot is not None:
         from flip7_spec.plot import require_matplotlib
 
@@ -130,6 +141,17 @@ def command(ruleset: Ruleset, options: tuple[str, ...], players: int, games: int
         _print_text(run, summary, round_stats)
     if plot is not None and not (as_json or as_csv):
         say(f"plot written to      {plot}")
+
+
+def _policy_files(specs: tuple[str, ...]) -> list[Path]:
+    """The source files of the user policies among ``specs`` (``file.py:f``, or the module ``MODULE:f`` names)."""
+    files = []
+    for spec in user_policies(specs):
+        target = spec.rpartition(":")[0]
+        found = Path(target) if target.endswith(".py") else module_file(target)
+        if found is not None:
+            files.append(found)
+    return files
 
 
 def _reserve_plot(plot: Path | None, out: Path | None) -> Output | None:
