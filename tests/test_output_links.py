@@ -78,6 +78,7 @@ def _fixture_dir(folder: Path) -> None:
 # a fingerprint too; its saved failures' names are learnt from a first run.
 WRITERS: list[tuple[str, tuple[str, ...], list[str]]] = [
     ("simulate-out", ("simulate", "-g", "3", "--out", "out/games.jsonl"), ["out/games.jsonl"]),
+    ("simulate-plot", ("simulate", "-g", "3", "--plot", "out/points.svg"), ["out/points.svg"]),
     ("replay-json", ("replay", "trace.json", "--json", "out/replay.json"), ["out/replay.json"]),
     ("show-html", ("show", "trace.json", "--html", "out/page.html"), ["out/page.html"]),
     ("conform", ("conform", *CONFORM, "--json", "out/r.json", "--junit-xml", "out/r.xml", "--html", "out/r.html",
@@ -99,6 +100,8 @@ def _ready(folder: Path) -> None:
 @pytest.mark.parametrize("as_links", [True, pytest.param(False, marks=pytest.mark.slow)], ids=["links", "user-files"])
 def test_no_command_writes_through_a_planted_name(tmp_path: Path, args: tuple[str, ...], outputs: list[str],
                                                   as_links: bool) -> None:
+    if "--plot" in args:
+        pytest.importorskip("matplotlib", reason="--plot needs the plot extra")
     # a first run in a clean folder shows every file the command writes (saved failures included)
     clean = tmp_path / "clean"
     _ready(clean)
