@@ -290,3 +290,14 @@ def test_simulate_numbers_are_limited(args: tuple[str, ...], named: str) -> None
     ran = flip7_spec("simulate", *args)
     assert ran.returncode == 2 and ran.stderr.count("\n") == 1 and named in ran.stderr, ran.stderr
     assert "Traceback" not in ran.stderr
+
+
+def test_a_name_made_from_user_input_stays_a_valid_file_name() -> None:
+    from flip7_spec.outputs import NAME_BYTES, fit_file_name
+
+    assert fit_file_name("game_flip7_seed-0-game.json") == "game_flip7_seed-0-game.json"
+    long_a, long_b = "game_" + "s" * 1000 + "_a-game.json", "game_" + "s" * 1000 + "_b-game.json"
+    fitted = fit_file_name(long_a)
+    assert len(fitted.encode("utf-8")) <= NAME_BYTES and fitted.endswith(".json")
+    assert fitted.startswith("game_sss") and fitted != fit_file_name(long_b)  # two long names stay apart
+    assert len(fit_file_name("é" * 300 + ".json").encode("utf-8")) <= NAME_BYTES  # bytes, not characters
