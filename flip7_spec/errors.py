@@ -61,3 +61,13 @@ class InputError(Flip7Error, ValueError):
 class OutputError(Flip7Error, OSError):
     """An output that cannot be written: a missing or unwritable folder, a full disk, a file that is an
     input of the same run, or one another run is writing."""
+
+
+class ModuleClash(Flip7Error, ImportError):
+    """A user's module (``--python``, ``--policy``) in the current folder with the name of an installed
+    module: loading it would shadow the installed one, or be shadowed by it."""
+
+
+class SimulationError(Flip7Error, RuntimeError):
+    """A simulated game that could not be played: a user's policy failed, tried to end its process or took
+    too long, or the worker process playing the game died. The message names the game."""

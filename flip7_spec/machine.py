@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from flip7_spec.cards import Card
-from flip7_spec.errors import ChanceError, IllegalDecision
+from flip7_spec.cards import Card, card
+from flip7_spec.errors import CardError, ChanceError, Flip7Error, IllegalDecision
 from flip7_spec.events import HIT, STAY, Choice, Decision, DecisionKind, Event, Status
 
 if TYPE_CHECKING:
@@ -297,9 +297,15 @@ class Game:
         """An independent copy of the game (cards and ruleset are immutable and shared)."""
         return copy.deepcopy(self, {id(self.ruleset): self.ruleset, id(self.named_ruleset): self.named_ruleset})
 
-    def supply_reshuffle(self, order: Sequence[Card]) -> None:
-        """Queue the order (top first) of a future reshuffle; checked when it is used."""
-        self.reshuffles.append(list(order))
+    def supply_reshuffle(self, order: Sequence[Card | str]) -> None:
+        """Queue the order (top first) of a future reshuffle, as cards or their texts; checked against the
+        discard pile when it is used. Raises :class:`ChanceError` now for an order that is no list of cards."""
+        if isinstance(order, (str, bytes)) or not isinstance(order, Iterable):
+            raise ChanceError(f"a reshuffle order is a list of cards (or their texts), not {type(order).__name__}")
+        try:
+            self.reshuffles.append([c if isinstance(c, Card) else card(c) for c in order])
+        except CardError as error:
+            raise ChanceError(f"reshuffle order: {error}") from None
 
     def restack(self, top_first: Sequence[Card]) -> None:
         """Put the draw pile in the order ``top_first`` (its cards, top first), as if the deck had been dealt
@@ -511,7 +517,13 @@ class Game:
                     {"problem": "not_a_permutation", "discard_pile": held, "index": len(self._orders)},
                 )
         elif self.reshuffler is not None:
-            order = _checked_order(self.reshuffler(list(discard)), discard)
+            try:
+                offered = self.reshuffler(list(discard))
+            except Flip7Error:  # raised on purpose (a hunt giving a game up): the caller's own to handle
+                raise
+            except Exception as error:  # the caller's callback failed: the game must stay as it was
+                raise ChanceError(f"the reshuffler raised {type(error).__name__}") from error
+            order = _checked_order(offered, discard)
         else:
             raise ChanceError(f"a reshuffle of the {len(discard)}-card discard pile is needed in round "
                               f"{self.round}, but no reshuffle order was supplied",

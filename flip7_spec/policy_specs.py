@@ -52,6 +52,11 @@ def parameterised(spec: str) -> tuple[str, int] | None:
     return name, _whole_number(spec, argument)
 
 
+def user_policies(specs: Sequence[str]) -> list[str]:
+    """The specs among ``specs`` that name a user's policy (``MODULE:CALLABLE``, ``file.py:CALLABLE``)."""
+    return [spec for spec in specs if spec != "threshold" and spec.partition(":")[0] not in BUILT_INS]
+
+
 def make_policy(spec: str, threshold: int = 20) -> Policy:
     """The policy named by ``spec`` (see the module). A bare ``threshold`` stays at ``threshold`` points.
 

@@ -21,12 +21,12 @@ A policy may take a whole-number parameter as a second argument, given as ``:N``
     $ flip7-spec simulate --policy my_policy.py:stay_on:18
     $ flip7-spec simulate --policy my_policy.py:stay_on --sweep 14:30 --rounds 10000
 
-A dotted module name is imported as ``python -m`` would find it: the current folder comes first.
+A dotted module name is found in the installed locations, then in the current folder (which never shadows an
+installed module: see :mod:`flip7_spec.user_modules`).
 """
 
 from __future__ import annotations
 
-import importlib
 import importlib.util
 import inspect
 import random
@@ -36,10 +36,14 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from flip7_spec.errors import ModuleClash
 from flip7_spec.events import Choice, Decision
+from flip7_spec.interrupts import TookTooLong, time_limit
+from flip7_spec.limits import POLICY_DECISION
 from flip7_spec.machine import Game
 from flip7_spec.policies import Policy, PolicyError, threshold_policy
 from flip7_spec.policy_view import PlayerView, player_view
+from flip7_spec.user_modules import import_user_module
 
 UserPolicy = Callable[[PlayerView], Choice | None]
 
@@ -94,15 +98,29 @@ def _import(spec: str, target: str) -> ModuleType:
             sys.modules[module_name] = module  # dataclasses and pickling look modules up by name
             loader_spec.loader.exec_module(module)
             return module
-        if "" not in sys.path and "." not in sys.path:
-            sys.path.insert(0, "")
-        return importlib.import_module(target)
+        return import_user_module(target)
     except PolicyError:
         raise
+    except ModuleClash as error:
+        raise PolicyError(f"policy {spec!r}: {error}") from None
     except ModuleNotFoundError as error:
         raise PolicyError(f"policy {spec!r}: cannot import {target} ({error})") from None
+    except SystemExit as error:  # the user's module tried to end the process while loading
+        raise PolicyError(f"policy {spec!r}: importing {target} tried to end the process (SystemExit "
+                          f"{_code(error)})") from None
     except Exception as error:  # the user's module failed while loading: say where, in one line
-        raise PolicyError(f"policy {spec!r}: importing {target} raised {type(error).__name__}: {error}") from None
+        raise PolicyError(f"policy {spec!r}: importing {target} raised {describe_error(error)}") from None
+
+
+def describe_error(error: BaseException) -> str:
+    """``TYPE: MESSAGE`` for an exception raised by a user's code, even one whose ``str`` or ``repr`` itself
+    fails (the message is then left out)."""
+    kind = type(error).__name__
+    try:
+        text = str(error)
+    except Exception:  # a user's exception whose __str__ raises
+        return f"{kind} (its message cannot be shown: its __str__ failed)"
+    return f"{kind}: {text}" if text else kind
 
 
 def _wrap(spec: str, function: Any, parameter: int | None = None) -> Policy:
@@ -110,17 +128,37 @@ def _wrap(spec: str, function: Any, parameter: int | None = None) -> Policy:
     extra = () if parameter is None else (parameter,)
 
     def policy(game: Game, decision: Decision, rng: random.Random) -> Choice:
+        where = f"at a {decision.kind} decision of player {decision.player} in round {game.round}"
         try:
-            choice = function(player_view(game, decision, rng), *extra)
+            with time_limit(POLICY_DECISION.value):
+                choice = function(player_view(game, decision, rng), *extra)
+        except TookTooLong:
+            raise PolicyError(f"policy {spec} took more than {POLICY_DECISION.text} {where} (the limit of "
+                              f"{POLICY_DECISION.name}): it was stopped") from None
+        except SystemExit as error:
+            raise PolicyError(f"policy {spec} tried to end the process (SystemExit {_code(error)}) {where}"
+                              ) from None
         except Exception as error:
-            raise PolicyError(f"policy {spec} raised {type(error).__name__} at a {decision.kind} decision of "
-                              f"player {decision.player} in round {game.round}: {error}") from None
+            kind, _, text = describe_error(error).partition(": ")
+            raise PolicyError(f"policy {spec} raised {kind} {where}" + (f": {text}" if text else "")) from None
         if choice is None:
             return fallback(game, decision, rng)
         if choice not in decision.options:
             legal = ", ".join(map(str, decision.options))
-            raise PolicyError(f"policy {spec} chose {choice!r} at a {decision.kind} decision of player "
-                              f"{decision.player} in round {game.round}; legal choices: {legal}")
+            raise PolicyError(f"policy {spec} chose {_shown(choice)} {where}; legal choices: {legal}")
         return choice
 
     return policy
+
+
+def _code(error: SystemExit) -> str:
+    return _shown(error.code)
+
+
+def _shown(value: object) -> str:
+    """``repr(value)`` cut to 200 characters, or a stand-in when a user's object cannot give one."""
+    try:
+        text = repr(value)
+    except Exception:
+        return f"a {type(value).__name__} (its repr failed)"
+    return text if len(text) <= 200 else text[:200] + "..."

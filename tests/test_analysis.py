@@ -137,3 +137,21 @@ def test_cards_with_effects_the_program_does_not_follow_are_refused() -> None:
         solitaire_deck(preset("vengeance"))
     with pytest.raises(AnalysisError, match="expected 'score' or 'numbers'"):
         stay_at(20, on="cards")
+
+
+def test_a_state_space_over_the_limit_is_refused_before_it_is_explored(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The budget counts each layer of draws before expanding it: a computation that would pass the limit
+    stops at once with the limit named, however large the rest of the state space."""
+    import importlib
+
+    from flip7_spec.limits import Limit
+
+    module = importlib.import_module("flip7_spec.analysis.solitaire")  # the module, not its function
+
+    small = Limit("analysis steps", 5_000, "steps", "a test's budget")
+    monkeypatch.setattr(module, "ANALYSIS_STEPS", small)
+    deck = module.solitaire_deck(preset("flip7"))
+    with pytest.raises(module.AnalysisError, match=r"more than 5,000 steps \(analysis steps\)"):
+        module.solitaire(deck, module.never_stay)
+    # a rule that ends every round at once stays within it: the budget bounds work, not decks
+    assert module.solitaire(deck, module.stay_with_cards(1)).bust_probability == 0

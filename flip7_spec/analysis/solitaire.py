@@ -26,6 +26,7 @@ from typing import Any
 
 from flip7_spec.cards import Kind, card
 from flip7_spec.errors import Flip7Error
+from flip7_spec.limits import ANALYSIS_STEPS
 from flip7_spec.rulesets import Ruleset
 
 FLIP7_SIZE = 7
@@ -62,6 +63,13 @@ StayRule = Callable[[Hand], bool]
 the built-in rules below also say whether they read ``Hand.cards`` (see :class:`Rule`)."""
 
 
+def _whole(where: str, value: object) -> int:
+    """``value`` if it is a whole number, else :class:`AnalysisError` naming ``where``."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise AnalysisError(f"{where}: expected a whole number, got {type(value).__name__}")
+    return value
+
+
 class Rule:
     """A stay rule that says whether it reads ``Hand.cards``. One that does not lets the program merge the
     draw orders that differ only in blanks, which makes it much smaller; for such a rule, ``Hand.cards``
@@ -83,8 +91,9 @@ class StayAt(Rule):
     reads_cards = False
 
     def __post_init__(self) -> None:
+        _whole("stay_at(threshold=...)", self.threshold)
         if self.on not in ("score", "numbers"):
-            raise AnalysisError(f"stay_at(on={self.on!r}): expected 'score' or 'numbers'")
+            raise AnalysisError(f"stay_at(on={self.on!r:.60}): expected 'score' or 'numbers'")
 
     def __call__(self, hand: Hand) -> bool:
         return (hand.round_score if self.on == "score" else hand.number_sum) >= self.threshold
@@ -95,6 +104,9 @@ class StayWithCards(Rule):
     """Stay once ``count`` cards are held: the exact counterpart of the ``cards:N`` policy."""
 
     count: int
+
+    def __post_init__(self) -> None:
+        _whole("stay_with_cards(count=...)", self.count)
 
     def __call__(self, hand: Hand) -> bool:
         return hand.cards >= self.count
@@ -139,6 +151,7 @@ class SolitaireOutcome:
 
     def summary(self, digits: int = 6) -> dict[str, Any]:
         """The figures as rounded decimals, for JSON and for people."""
+        _whole("summary(digits=...)", digits)
         return {
             "expected_score": round(float(self.expected_score), digits),
             "bust_probability": round(float(self.bust_probability), digits),
@@ -169,8 +182,14 @@ def solitaire_deck(ruleset: Ruleset, blanks: Collection[str] = ACTIONS_AND_X2,
     """The deck of ``ruleset`` for one player, with the cards named in ``blanks`` (card texts) made blanks;
     ``numbers_only`` leaves every other card out of the deck altogether.
 
-    Raises :class:`AnalysisError` for an Action card that is not a blank, or a Vengeance ruleset.
+    Raises :class:`AnalysisError` for an Action card that is not a blank, or a Vengeance ruleset, and for
+    arguments of the wrong kind.
     """
+    if not isinstance(ruleset, Ruleset):
+        raise AnalysisError(f"expected a Ruleset (see flip7_spec.preset, load_ruleset), got {type(ruleset).__name__}")
+    if isinstance(blanks, (str, bytes)) or not isinstance(blanks, Collection) \
+            or not all(isinstance(text, str) for text in blanks):
+        raise AnalysisError("blanks: expected a collection of card texts, such as {'FREEZE', 'x2'}")
     if ruleset.game != "flip7":
         raise AnalysisError(f"ruleset {ruleset.name}: the exact program covers the base game only, not "
                             f"{ruleset.game}")
@@ -238,18 +257,47 @@ class _Weights:
     states: int = 0
 
 
+class _Budget:
+    """The steps a computation may take (:data:`~flip7_spec.limits.ANALYSIS_STEPS`): each layer of draws is
+    counted before it is expanded, so a state space too large to finish is refused at once, not after
+    minutes and gigabytes."""
+
+    def __init__(self, deck: SolitaireDeck) -> None:
+        self.spent = 0
+        self.deck = deck
+
+    def spend(self, steps: int) -> None:
+        self.spent += steps
+        if self.spent > ANALYSIS_STEPS.value:
+            raise AnalysisError(
+                f"the exact program on a deck of {self.deck.size:,} cards ({len(self.deck.numbers)} Number "
+                f"values, {len(self.deck.modifiers)} modifiers, {self.deck.blanks:,} blanks) needs more than "
+                f"{ANALYSIS_STEPS.text} ({ANALYSIS_STEPS.name}): use a smaller deck or fewer distinct cards")
+
+
 def solitaire(deck: SolitaireDeck, stays: StayRule) -> SolitaireOutcome:
-    """The exact outcome of one player's round on a fresh ``deck`` under the stay rule ``stays``."""
+    """The exact outcome of one player's round on a fresh ``deck`` under the stay rule ``stays``.
+
+    Raises :class:`AnalysisError` for a deck that is not a :class:`SolitaireDeck`, a ``stays`` that is not
+    callable, and a state space over :data:`~flip7_spec.limits.ANALYSIS_STEPS` (refused before it is
+    explored)."""
+    if not isinstance(deck, SolitaireDeck):
+        raise AnalysisError(f"solitaire(deck=...): expected a SolitaireDeck (see solitaire_deck), got "
+                            f"{type(deck).__name__}")
+    if not callable(stays):
+        raise AnalysisError(f"solitaire(stays=...): expected a stay rule (a function of a Hand), got "
+                            f"{type(stays).__name__}")
+    budget = _Budget(deck)
     if deck.blanks and not getattr(stays, "reads_cards", True):
         # Blanks change nothing but how many cards are drawn: follow the other cards alone, then spread
         # each ending over the positions its last card can take among the blanks.
         bare = SolitaireDeck(deck.numbers, deck.modifiers, 0, deck.flip7_bonus)
-        weights = _program(bare, stays)
-        return _outcome(bare.size, weights, _with_blanks(bare.size, deck.blanks))
-    return _outcome(deck.size, _program(deck, stays), None)
+        weights = _program(bare, stays, budget)
+        return _outcome(bare.size, weights, _with_blanks(bare.size, deck.blanks, budget))
+    return _outcome(deck.size, _program(deck, stays, budget), None)
 
 
-def _program(deck: SolitaireDeck, stays: StayRule) -> _Weights:
+def _program(deck: SolitaireDeck, stays: StayRule, budget: _Budget) -> _Weights:
     values = [v for v, _ in deck.numbers]
     value_bit = {v: 1 << i for i, v in enumerate(values)}
     modifier_cards = [card(t) for t, _ in deck.modifiers]
@@ -281,7 +329,9 @@ def _program(deck: SolitaireDeck, stays: StayRule) -> _Weights:
             weights.flip7s[cards] += weight
 
     layer: dict[_Key, int] = {(0, (0,) * len(modifier_cards), 0): 1}
+    branches = len(deck.numbers) + len(deck.modifiers) + 1
     for drawn in range(total):
+        budget.spend(len(layer) * branches)
         following: defaultdict[_Key, int] = defaultdict(int)
         cards = drawn + 1
         for (mask, mods, blanks), weight in layer.items():
@@ -318,15 +368,19 @@ def _hand(numbers: list[int], mods: tuple[int, ...], modifier_cards: list[Any], 
     return Hand(frozenset(numbers), sum(numbers), multiplier, adds, len(numbers) + sum(mods) + blanks)
 
 
-def _falling(total: int, k: int) -> int:
-    """N·(N-1)···(N-k+1): the number of ordered draws of k cards from N."""
+def _fallings(total: int, wanted: set[int]) -> dict[int, int]:
+    """N·(N-1)···(N-k+1), the number of ordered draws of k cards from N = ``total``, for each k in
+    ``wanted``: one running product (a deck of thousands of cards would otherwise cost a product per k)."""
+    out: dict[int, int] = {}
     product = 1
-    for i in range(k):
-        product *= total - i
-    return product
+    for k in range(max(wanted, default=0) + 1):
+        if k in wanted:
+            out[k] = product
+        product *= total - k
+    return out
 
 
-def _with_blanks(others: int, blanks: int) -> Callable[[int], dict[int, Fraction]]:
+def _with_blanks(others: int, blanks: int, budget: _Budget) -> Callable[[int], dict[int, Fraction]]:
     """For a deck of ``others`` cards plus ``blanks`` blanks: where the k-th non-blank card lies, as a
     distribution of its position t (the negative hypergeometric law), or t = all cards when k = ``others``
     (the deck ran out: every blank was drawn too)."""
@@ -335,6 +389,7 @@ def _with_blanks(others: int, blanks: int) -> Callable[[int], dict[int, Fraction
     def positions(k: int) -> dict[int, Fraction]:
         if k >= others:
             return {size: Fraction(1)}
+        budget.spend(blanks + 1)
         ways = comb(size, others)
         return {t: Fraction(comb(t - 1, k - 1) * comb(size - t, others - k), ways)
                 for t in range(k, k + blanks + 1)}
@@ -346,7 +401,7 @@ def _outcome(total: int, weights: _Weights, spread: Callable[[int], dict[int, Fr
              ) -> SolitaireOutcome:
     """The probabilities of the endings; ``spread`` maps a count of non-blank cards to the distribution of
     the cards actually drawn (None: the counts are the cards drawn)."""
-    denominators = {k: _falling(total, k) for k in range(total + 1)}
+    denominators = _fallings(total, {k for k, _ in weights.scores} | set(weights.busts) | set(weights.flip7s))
     scores: defaultdict[int, Fraction] = defaultdict(Fraction)
     by_k: defaultdict[int, Fraction] = defaultdict(Fraction)
     for (k, points), weight in weights.scores.items():
@@ -380,4 +435,7 @@ def threshold_table(ruleset: Ruleset, thresholds: Iterable[int], on: str = "numb
                     blanks: Collection[str] = ACTIONS_AND_X2) -> dict[int, SolitaireOutcome]:
     """:func:`solitaire` under ``stay_at(t, on)`` for each threshold ``t``: a solitaire threshold table."""
     deck = solitaire_deck(ruleset, blanks)
+    if isinstance(thresholds, (str, bytes)) or not isinstance(thresholds, Iterable):
+        raise AnalysisError(f"thresholds: expected whole numbers, such as range(10, 31), got "
+                            f"{type(thresholds).__name__}")
     return {t: solitaire(deck, stay_at(t, on)) for t in thresholds}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import shlex
 import sys
 import time
 from dataclasses import dataclass
@@ -44,14 +45,17 @@ from flip7_spec.conformance.session import Corpus, EngineSpec, EngineUnusable, O
 from flip7_spec.conformance.smoke import smoke
 from flip7_spec.conformance.steer import DEFAULT_CAP, RUN_BUDGET
 from flip7_spec.conformance.verdict import broken_promise_lines, skip_reason_lines, unchecked_lines
-from flip7_spec.errors import Flip7Error, OutputError
+from flip7_spec.errors import Flip7Error, InputError, OutputError
 from flip7_spec.fixtures import shipped_fixtures_dir
 from flip7_spec.htmlreport import TraceKeeper, render_report, report_from
 from flip7_spec.interrupts import interruption
-from flip7_spec.limits import GAMES, PLAYERS, WORKERS, check_game_size
-from flip7_spec.outputs import Output, check_distinct, reserve_folder
+from flip7_spec.limits import COVERAGE_AIM, GAMES, PLAYERS, WORKERS, check_game_size
+from flip7_spec.outputs import Output, check_distinct, check_target, reserve_folder
 from flip7_spec.play import check_reachable
 from flip7_spec.rulesets import Ruleset, load_ruleset, preset_names
+from flip7_spec.trace.reader import read_traces
+from flip7_spec.trace.replay import ReplayStatus, replay
+from flip7_spec.user_modules import module_file
 
 
 def _smoke(spec: EngineSpec) -> int:
@@ -100,9 +104,14 @@ class _Reports:
 
     @classmethod
     def reserve(cls, json_path: Path | None, junit_xml: Path | None, html_path: Path | None,
-                save_failures: Path | None, inputs: list[Path]) -> _Reports:
+                save_failures: Path | None, inputs: list[Path], fingerprint: Path | None = None) -> _Reports:
         named = (("--json", json_path), ("--junit-xml", junit_xml), ("--html", html_path))
-        check_distinct([(what, path) for what, path in named if path is not None], inputs)
+        outputs = [(what, path) for what, path in named if path is not None]
+        if fingerprint is not None:  # written after the run, so checked now: every name it may be written to
+            outputs.extend(("--fingerprint", path) for path in _fingerprint_names(fingerprint))
+            for path in _fingerprint_names(fingerprint):
+                check_target(path, "--fingerprint")
+        check_distinct(outputs, inputs)
         if save_failures is not None:
             reserve_folder(save_failures, "--save-failures")
         reports = cls()
@@ -136,12 +145,47 @@ class _Reports:
                 output.discard()
 
 
-def _inputs(ruleset_names: tuple[str, ...], fixtures: Path | None, traces: tuple[Path, ...]) -> list[Path]:
-    """The files a run reads: ruleset files, fixture traces and saved traces (a report must not overwrite one)."""
+def _check_traces(traces: tuple[Path, ...]) -> None:
+    """Refuse a ``--trace`` file that cannot be run, with the reader's (or replay's) message: one that cannot
+    be read, a line or document that is not JSON, or a trace that is no game (``flip7-spec replay`` calls
+    it invalid). Such a file would otherwise give no case, and a run of nothing would pass."""
+    for path in traces:
+        count = 0
+        try:
+            for source in read_traces(path):
+                count += 1
+                if source.error is not None:
+                    raise click.BadParameter(f"{source.location}: {source.error}", param_hint="--trace")
+                result = replay(source.trace)
+                if result.status is ReplayStatus.INVALID:
+                    raise click.BadParameter(f"{source.location}: not a trace of a game: {result.error}",
+                                             param_hint="--trace")
+        except InputError as error:
+            raise click.BadParameter(str(error), param_hint="--trace") from None
+        if count == 0:
+            raise click.BadParameter(f"{path}: holds no trace", param_hint="--trace")
+
+
+def _fingerprint_names(path: Path) -> list[Path]:
+    """Every file ``--fingerprint PATH`` may write: PATH itself, or ``STEM-BASE.SUFFIX`` per base preset
+    (:func:`flip7_spec.conformance.fingerprint.fingerprint_paths`)."""
+    return [path, *(path.with_name(f"{path.stem}-{base}{path.suffix}") for base in preset_names())]
+
+
+def _inputs(ruleset_names: tuple[str, ...], fixtures: Path | None, traces: tuple[Path, ...],
+            command: str | None = None, python: str | None = None) -> list[Path]:
+    """The files a run reads: ruleset files, fixture traces, saved traces, the files the engine command
+    names (its script) and the ``--python`` module's source (a report must not overwrite one)."""
     files = [Path(name) for name in ruleset_names if name not in preset_names()]
     if fixtures is not None and fixtures.is_dir():
         files.extend(p for p in fixtures.rglob("*") if p.suffix in (".json", ".jsonl"))
     files.extend(traces)
+    if command is not None:
+        files.extend(Path(word) for word in shlex.split(command) if Path(word).is_file())
+    if python is not None:
+        source = module_file(python.partition(":")[0])
+        if source is not None:
+            files.append(source)
     return files
 
 
@@ -197,7 +241,7 @@ def _inputs(ruleset_names: tuple[str, ...], fixtures: Path | None, traces: tuple
               help="write the engine's fingerprint (the preset plus the readings that explain its failures) as a "
                    "ruleset file (.json or .toml); `conform --ruleset FILE` then runs against a reference that "
                    "deviates the same way")
-@click.option("--min-coverage", type=click.IntRange(0), default=None, metavar="K",
+@click.option("--min-coverage", type=click.IntRange(0), default=None, metavar="K", callback=within(COVERAGE_AIM),
               help="aim generated games until every expected clause of every ruleset is exercised by K generated "
                    f"cases (a budget of {DEFAULT_CAP} aimed candidate games per ruleset), and list each clause left "
                    "short with the reason (set aside after the candidates aimed at it missed it, or the budget "
@@ -260,6 +304,7 @@ def command(command: str | None, python: str | None, example_name: str | None, g
     if cluster is not None and workers > 1:
         raise click.UsageError("--workers runs engines on this machine and --cluster on the cluster's workers: "
                                "choose one")
+    _check_traces(traces)
     fixtures_dir = None if no_fixtures or traces else (fixtures or shipped_fixtures_dir())
     if fixtures is not None and not fixtures.is_dir():
         raise click.BadParameter(f"{fixtures}: no such directory", param_hint="--fixtures")
@@ -271,16 +316,14 @@ def command(command: str | None, python: str | None, example_name: str | None, g
     if min_coverage is not None:
         corpus.min_coverage, corpus.aim_cap = min_coverage, DEFAULT_CAP
     asked = _asked_parts(corpus)
-    inputs = _inputs(ruleset_names, fixtures_dir, traces)
-    if fingerprint_path is not None:
-        check_distinct([("--fingerprint", fingerprint_path)], inputs)  # a fingerprint must not overwrite an input
+    inputs = _inputs(ruleset_names, fixtures_dir, traces, command, python)
     stack = contextlib.ExitStack()
     opened = None
     if campaign is not None:
         opened = open_campaign(click.get_current_context(), campaign)
         stack.callback(opened.close)
     try:
-        reports = _Reports.reserve(json_path, junit_xml, html_path, save_failures, inputs)
+        reports = _Reports.reserve(json_path, junit_xml, html_path, save_failures, inputs, fingerprint_path)
     except BaseException:
         stack.close()
         raise
@@ -319,7 +362,8 @@ def command(command: str | None, python: str | None, example_name: str | None, g
             if cluster is not None:
                 pool = stack.enter_context(cluster_pool(cluster, spec, save_failures))
             hello, _, decisions = run(spec, corpus, workers=workers, save=save_failures, on_outcome=on_outcome,
-                                      on_start=on_start, passed=passed, pool=pool, campaign=opened)
+                                      on_start=on_start, passed=passed, pool=pool, campaign=opened,
+                                      isolated=python is not None)
     except EngineUnusable as error:
         bar.close()
         reports.discard()

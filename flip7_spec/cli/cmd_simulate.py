@@ -13,16 +13,35 @@ from typing import Any
 import click
 
 from flip7_spec.cli.campaigns import cluster_address
-from flip7_spec.cli.common import fail, input_files, ruleset_option, say, say_json, seed_text, within
+from flip7_spec.cli.common import (
+    fail,
+    input_files,
+    note_inputs,
+    ruleset_option,
+    say,
+    say_json,
+    seed_text,
+    within,
+)
 from flip7_spec.cli.simulate_output import csv_rows, round_lines, to_csv
-from flip7_spec.limits import GAMES, NUMBER_DIGITS, OPTION_NUMBER, PLAYERS, WORKERS, check_ruleset
+from flip7_spec.limits import (
+    GAMES,
+    NUMBER_DIGITS,
+    OPTION_NUMBER,
+    PLAYERS,
+    SWEEP_VALUES,
+    WORKERS,
+    check_ruleset,
+    show_number,
+)
 from flip7_spec.outputs import Output, check_distinct
 from flip7_spec.policies import POLICIES
-from flip7_spec.policy_specs import policy_specs_help, sweep_family
+from flip7_spec.policy_specs import policy_specs_help, sweep_family, user_policies
 from flip7_spec.round_stats import RoundStats
 from flip7_spec.rulesets import Ruleset, preset, preset_names
 from flip7_spec.simulate import Stats
 from flip7_spec.simulate_run import SimulationRun, run_experiment
+from flip7_spec.user_modules import module_file
 
 
 @click.command("simulate")
@@ -105,6 +124,7 @@ def command(ruleset: Ruleset, options: tuple[str, ...], solitaire: bool, players
     players = players if players is not None else 1 if solitaire else 3
     ruleset = _with_options(ruleset, options)
     specs = _policy_specs(policies, strategy, threshold)
+    note_inputs(click.get_current_context(), _policy_files(specs))  # --out and --plot must not overwrite one
     if plot is not None:
         from flip7_spec.plot import require_matplotlib
 
@@ -147,6 +167,17 @@ def command(ruleset: Ruleset, options: tuple[str, ...], solitaire: bool, players
         _print_text(run, summary, round_stats)
     if plot is not None and not (as_json or as_csv):
         say(f"plot written to      {plot}")
+
+
+def _policy_files(specs: tuple[str, ...]) -> list[Path]:
+    """The source files of the user policies among ``specs`` (``file.py:f``, or the module ``MODULE:f`` names)."""
+    files = []
+    for spec in user_policies(specs):
+        target = spec.rpartition(":")[0]
+        found = Path(target) if target.endswith(".py") else module_file(target)
+        if found is not None:
+            files.append(found)
+    return files
 
 
 def _reserve_plot(plot: Path | None, out: Path | None) -> Output | None:
@@ -302,6 +333,8 @@ def _sweep(run: SimulationRun, sweep: str, show: bool | None, as_json: bool, as_
     if run.out is not None:
         fail("--sweep plays many runs: it writes no traces (drop --out)")
     values = _sweep_values(sweep)
+    GAMES.check(run.games * len(values), f"--sweep {sweep}: {len(values)} values of {run.games:,} "
+                + ("rounds" if run.one_round else "games"))
     rows: list[dict[str, Any]] = []
     csv_lines: list[dict[str, Any]] = []
     for value in values:
@@ -347,7 +380,8 @@ def _sweep_values(sweep: str) -> list[int]:
     step = int(parts[2]) if len(parts) == 3 else 1
     if step < 1 or stop < start:
         fail(f"--sweep {sweep!r}: expected FROM <= TO and a STEP of at least 1")
-    values = list(range(start, stop + 1, step))
-    if len(values) > 200:
-        fail(f"--sweep {sweep!r}: {len(values)} values; at most 200 in one sweep")
-    return values
+    count = (stop - start) // step + 1  # counted before any list is made: 0:100000000 costs nothing
+    if count > SWEEP_VALUES.value:
+        fail(f"--sweep {sweep!r}: {show_number(count)} values is over the limit of {SWEEP_VALUES.text} "
+             f"({SWEEP_VALUES.name})")
+    return list(range(start, stop + 1, step))

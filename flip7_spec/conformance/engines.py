@@ -3,11 +3,9 @@ and saved when it fails (what one process of a conformance run does, with one wo
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import shlex
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,13 +15,15 @@ from flip7_spec.conformance import ERRORED, FAIL
 from flip7_spec.conformance.cases import Case, part_of
 from flip7_spec.conformance.declarations import DeclarationError, check_declarations
 from flip7_spec.conformance.filenames import saved_failure_name
+from flip7_spec.conformance.guard import GuardedEngine
 from flip7_spec.conformance.runner import CaseResult, run_case
 from flip7_spec.conformance.shrink import shrink, shrinkable
 from flip7_spec.errors import Flip7Error
-from flip7_spec.outputs import write_file
+from flip7_spec.outputs import fit_file_name, write_file
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure
 from flip7_spec.protocol.process import ProcessEngine
 from flip7_spec.trace.canonical import dumps_document
+from flip7_spec.user_modules import import_user_module
 
 
 class EngineUnusable(Flip7Error):
@@ -57,10 +57,8 @@ class EngineSpec:
             return engine
         assert self.python is not None
         module_name, _, attribute = self.python.partition(":")
-        if os.getcwd() not in sys.path:  # import from the current directory, as `python -m` would
-            sys.path.insert(0, os.getcwd())
-        try:
-            factory = getattr(importlib.import_module(module_name), attribute or "Engine")
+        try:  # the current folder is searched after the installed modules, never shadowing one
+            factory = getattr(import_user_module(module_name), attribute or "Engine")
         except Exception as error:  # ImportError, AttributeError, or the module's own error on import
             raise EngineUnusable(f"cannot load in-process engine {self.python!r}: {type(error).__name__}: "
                                  f"{error}") from None
@@ -71,7 +69,7 @@ class EngineSpec:
                                  f"{error}") from None
         if not isinstance(engine, EngineAdapter):
             raise EngineUnusable(f"{self.python} did not build an EngineAdapter")
-        return engine
+        return GuardedEngine(engine, self.timeout)  # bounded like a process engine, and it cannot end the run
 
 
 def handshake(spec: EngineSpec, on_spawn: Callable[[int], None] | None = None
@@ -195,7 +193,7 @@ def finish(engine: EngineAdapter, hello: dict[str, Any], case: Case, save: Path 
             except Exception as error:  # shrinking must never lose the failure itself
                 result.shrunk = f"(shrinking failed: {type(error).__name__}: {error})"
                 continue
-            path = save / saved_failure_name(case.id, str(result.level))
+            path = save / fit_file_name(saved_failure_name(case.id, str(result.level)))  # shell-safe, not too long
             if spec is not None:
                 small["header"].setdefault("provenance", {})["rerun"] = rerun_command(spec, path)
             try:

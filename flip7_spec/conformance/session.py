@@ -187,14 +187,16 @@ def run(spec: EngineSpec, corpus: Corpus, workers: int = 1, save: Path | None = 
         on_outcome: Callable[[Outcome], None] | None = None,
         on_start: Callable[[dict[str, Any], Corpus], None] | None = None,
         passed: list[Case] | None = None, pool: CasePool | None = None,
-        campaign: Campaign | None = None) -> tuple[dict[str, Any], list[CaseResult], int]:
+        campaign: Campaign | None = None, isolated: bool = False) -> tuple[dict[str, Any], list[CaseResult], int]:
     """Run the corpus against the engine. Returns the handshake, every result, and the decisions made.
 
     After the handshake the corpus is settled for the engine (:meth:`Corpus.for_engine`) and handed to
     ``on_start``. Results arrive through ``on_outcome`` as cases finish, so an interrupted run still has them.
     With several ``workers``, each runs its own engine (see :mod:`.workers`). ``passed``, when given, receives
     the cases that passed (those of the :data:`KEPT_PASSED` smallest ids, in id order), against which a
-    fingerprint is checked.
+    fingerprint is checked. ``isolated`` runs the cases in a worker process even with one worker (the command
+    line does so for an in-process engine: one that ends or crashes its process then errors a case, instead
+    of ending the run).
 
     With a ``pool``, the cases run there (a cluster) and its handshake is the run's. With a ``campaign``,
     each finished case is recorded as it finishes and the cases it recorded before are not run again: their
@@ -208,7 +210,8 @@ def run(spec: EngineSpec, corpus: Corpus, workers: int = 1, save: Path | None = 
             if engine is not None:
                 engine.close()
             raise
-    corpus = replace(corpus.for_engine(hello), background=workers <= 1 and pool is None)
+    pooled = workers > 1 or isolated
+    corpus = replace(corpus.for_engine(hello), background=not pooled and pool is None)
     results: list[CaseResult] = []
     decisions = 0
 
@@ -250,10 +253,10 @@ def run(spec: EngineSpec, corpus: Corpus, workers: int = 1, save: Path | None = 
                          None] = inline
         if pool is not None:
             runner = pool.run
-        elif workers > 1:
+        elif pooled:
             assert engine is not None
             engine.close()
-            runner = WorkerPool(spec, workers, save).run
+            runner = WorkerPool(spec, max(workers, 1), save).run
         if campaign is not None:
             campaign.run(runner, remembered(corpus.cases()), collect)
         else:

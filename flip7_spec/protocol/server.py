@@ -33,6 +33,8 @@ def handle(adapter: EngineAdapter, request: Any) -> tuple[dict[str, Any], bool]:
     seq = request.get("seq") if isinstance(request, dict) else None
     seq = seq if isinstance(seq, int) and not isinstance(seq, bool) else None
     cmd = request.get("cmd") if isinstance(request, dict) else None
+    if not isinstance(cmd, str):  # an object or a list is no command (and could not be looked up)
+        cmd = None
     if seq is None or cmd not in _REQUIRED or any(key not in request for key in _REQUIRED[cmd]):
         # The cheap check failed: let the schema say exactly what is wrong.
         problems = request_errors(request) or ["$.cmd: unknown command"]

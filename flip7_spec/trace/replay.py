@@ -146,7 +146,12 @@ def game_from_header(header: dict[str, Any], reshuffles: Sequence[Sequence[Card]
 def check_header_limits(header: dict[str, Any]) -> None:
     """Refuse a (schema-valid) header over a limit: more players than :data:`~flip7_spec.limits.PLAYERS`,
     a longer deck than :data:`~flip7_spec.limits.DECK_CARDS`, a name longer than
-    :data:`~flip7_spec.limits.NAME_LENGTH`. Raises :class:`~flip7_spec.errors.LimitError`."""
+    :data:`~flip7_spec.limits.NAME_LENGTH`. Raises :class:`~flip7_spec.errors.LimitError` (and
+    :class:`~flip7_spec.errors.SetupError` for a count or a seat written as a float: JSON Schema counts 0.0
+    as an integer, but it is no seat)."""
+    for key in ("players", "dealer"):
+        if type(header[key]) is not int:
+            raise SetupError(f"$.header.{key}: {header[key]!r} is not a whole number")
     PLAYERS.check(header["players"], "$.header.players")
     DECK_CARDS.check(len(header["deck"]), "$.header.deck")
     for seat, name in enumerate(header.get("names") or []):
