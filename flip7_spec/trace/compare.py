@@ -72,12 +72,113 @@ def first_difference(expected: Any, found: Any, path: tuple[str | int, ...] = ()
 def step_difference(expected: Any, found: Any) -> Difference | None:
     """The difference a step's comparison reports: None only when ``found`` is exactly ``expected`` as JSON.
 
-    Equal values are recognised at C speed (their canonical JSON texts agree); values whose texts differ
-    always give a difference, at the root when :func:`first_difference` could locate none.
+    Equal values are recognised by :func:`same_json` (their canonical JSON texts agree, without writing
+    them in the common case); values whose texts differ always give a difference, at the root when
+    :func:`first_difference` could locate none.
     """
-    if canonical(expected) == canonical(found):
+    if same_json(expected, found):
         return None
     return first_difference(expected, found) or Difference((), expected, found)
+
+
+def same_json(expected: Any, found: Any) -> bool:
+    """Whether ``expected`` and ``found`` have the same canonical JSON text (:func:`canonical`), decided
+    without writing either text when they are equal Python values made of dicts, lists, strings, integers,
+    booleans and None.
+
+    Python's ``==`` (at C speed) settles every such pair except one whose numbers are equal across types
+    (``1 == 1.0 == True``): a walk of the containers then holds each number to its JSON type. Values that
+    ``==`` does not find equal, and any other type met in the walk (a float, a tuple, ...), are decided by
+    the canonical texts themselves.
+    """
+    if expected == found:
+        try:
+            return _types_agree(expected, found)
+        except _Unusual:
+            pass
+    return canonical(expected) == canonical(found)
+
+
+class _Unusual(Exception):
+    """A value the walk of :func:`same_json` leaves to the canonical texts."""
+
+
+def _types_agree(expected: Any, found: Any) -> bool:
+    """For ``expected == found``: True when every number and boolean of ``found`` has the type of its
+    counterpart in ``expected`` (equal strings and None need no look), so that their canonical texts agree.
+    Raises :class:`_Unusual` otherwise, and for any type but dict, list, str, int, bool and None: the
+    canonical texts decide those."""
+    kind = type(expected)
+    if kind is dict:
+        if type(found) is not dict:
+            raise _Unusual
+        if expected.keys() == _OBSERVATION_KEYS:
+            return _observation_agrees(expected, found)
+        pairs: Any = ((value, found[key]) for key, value in expected.items())
+    elif kind is list:
+        if type(found) is not list:
+            raise _Unusual
+        if _all_strings(expected):
+            return True
+        pairs = zip(expected, found, strict=True)
+    elif kind is str or expected is None or ((kind is int or kind is bool) and type(found) is kind):
+        return True
+    else:
+        raise _Unusual
+    for value, other in pairs:
+        inner = type(value)
+        if inner is str or value is None:
+            continue
+        if inner is int or inner is bool:
+            if type(other) is not inner:
+                raise _Unusual
+        else:
+            _types_agree(value, other)
+    return True
+
+
+_OBSERVATION_KEYS = frozenset(("over", "winners", "round", "dealer", "players", "in_play", "draw_pile",
+                               "discard_pile", "pending"))
+_OBSERVATION_SCALARS = ("round", "dealer", "draw_pile", "discard_pile", "over")
+_ROW_KEYS = frozenset(("cards", "status", "round_score", "total"))
+
+
+def _all_strings(values: list[Any]) -> bool:
+    """Whether every item of ``values`` is a string (joined at C speed: a list of cards, of options)."""
+    try:
+        "".join(values)
+    except TypeError:
+        return False
+    return True
+
+
+def _scalar_agrees(expected: Any, found: Any) -> None:
+    """Raise :class:`_Unusual` unless ``found`` (equal to ``expected``) is the same kind of JSON scalar."""
+    kind = type(expected)
+    if not (kind is int or kind is bool or kind is str or expected is None) or type(found) is not kind:
+        raise _Unusual
+
+
+def _observation_agrees(expected: dict[str, Any], found: dict[str, Any]) -> bool:
+    """:func:`_types_agree` for a value with the keys of a canonical observation, walked by its known shape
+    (docs/trace-format.md): each scalar and each row's numbers held to their type, lists of card texts
+    passed whole; any part of another shape is walked in full."""
+    for key in _OBSERVATION_SCALARS:
+        _scalar_agrees(expected[key], found[key])
+    rows = expected["players"]
+    if type(rows) is not list or type(found["players"]) is not list:
+        raise _Unusual
+    for row, other in zip(rows, found["players"], strict=True):
+        if type(row) is dict and row.keys() == _ROW_KEYS and type(other) is dict and type(row["cards"]) is list \
+                and _all_strings(row["cards"]):
+            _scalar_agrees(row["status"], other["status"])
+            _scalar_agrees(row["round_score"], other["round_score"])
+            _scalar_agrees(row["total"], other["total"])
+        else:
+            _types_agree(row, other)
+    for key in ("winners", "in_play", "pending"):
+        _types_agree(expected[key], found[key])
+    return True
 
 
 def canonical(value: Any) -> str:
