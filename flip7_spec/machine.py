@@ -205,6 +205,7 @@ class Game:
         self._draws_without_decision = 0
         self._cycle_limit = STALL_PASSES * max(len(deck), 1)
         self._stalled_game = False
+        self._pilot: Callable[[Game, Decision], Choice] | None = None  # see play_out
 
     # ---- public interface -------------------------------------------------------------------------
 
@@ -231,11 +232,7 @@ class Game:
             raise IllegalDecision("no decision is pending: the game is over")
         kind = type(choice)
         if not (((kind is str or kind is int) and choice in pending.options) or _is_option(choice, pending.options)):
-            raise IllegalDecision(
-                f"{choice!r} is not a legal choice for the pending {pending.kind} decision of player "
-                f"{pending.player}; legal choices: {', '.join(map(_show, pending.options))}",
-                list(pending.options),
-            )
+            raise _illegal(pending, choice)
         queued = list(self.reshuffles) if self.reshuffles else None  # the orders waiting, for a rebuild
         self.pending = None
         self._draws_without_decision = 0
@@ -253,6 +250,37 @@ class Game:
             return []
         self.history.append(Ply(pending, choice, tuple(events)))
         return list(events)
+
+    def play_out(self, choose: Callable[[Game, Decision], Choice]) -> None:
+        """Play the game to its end, ``choose`` making every pending decision: what calling :meth:`apply`
+        with its choice at each decision does, for a game created with ``record=False`` (a simulation's,
+        which keeps no history), without leaving the loop that runs the game between two decisions.
+
+        ``choose`` is asked for each decision as it becomes pending, the game standing at it; a choice that
+        is not legal raises :class:`IllegalDecision` as :meth:`apply` does, the game still at that decision.
+        An exception from ``choose`` ends the play there. Raises ValueError for a recording game (use
+        :meth:`apply`, which returns the events of each decision) and for one not started.
+        """
+        if self._events is not None:
+            raise ValueError("play_out is for a game created with record=False; a recording game uses apply")
+        if self.pending is None and not self.over:
+            raise ValueError("play_out needs a started game")
+        self._pilot = choose
+        try:
+            self._run()
+        finally:
+            self._pilot = None
+
+    def _piloted(self, pilot: Callable[[Game, Decision], Choice], pending: Decision) -> None:
+        """Make the pending decision with the pilot's choice, as :meth:`apply` does (see :meth:`play_out`)."""
+        choice = pilot(self, pending)
+        kind = type(choice)
+        if not (((kind is str or kind is int) and choice in pending.options) or _is_option(choice, pending.options)):
+            raise _illegal(pending, choice)
+        self.pending = None
+        self._draws_without_decision = 0
+        self.stack[-1].decide(self, choice)
+        self._choices.append(choice)
 
     @property
     def recording(self) -> bool:
@@ -523,8 +551,22 @@ class Game:
 
     def _run(self) -> None:
         while not self.over:
-            if self.pending is not None:
-                return
+            pending = self.pending
+            if pending is not None:
+                pilot = self._pilot
+                if pilot is None:
+                    return
+                # play_out: the pending decision is made here, as apply makes it
+                choice = pilot(self, pending)
+                kind = type(choice)
+                if not (((kind is str or kind is int) and choice in pending.options)
+                        or _is_option(choice, pending.options)):
+                    raise _illegal(pending, choice)
+                self.pending = None
+                self._draws_without_decision = 0
+                self.stack[-1].decide(self, choice)
+                self._choices.append(choice)
+                continue
             if self.ending or (not self.active and (not self.FINISH_ACTIONS or len(self.stack) == 1)):
                 last = self._before_scoring()
                 if last is not None:
@@ -625,6 +667,15 @@ def _checked_order(order: Any, discard: list[Card]) -> list[Card]:
         raise ChanceError(f"the reshuffler returned {len(order)} cards that are not a permutation of the "
                           f"{len(discard)}-card discard pile")
     return order
+
+
+def _illegal(pending: Decision, choice: Choice) -> IllegalDecision:
+    """The error for ``choice`` made at ``pending`` when it is none of its options."""
+    return IllegalDecision(
+        f"{choice!r} is not a legal choice for the pending {pending.kind} decision of player "
+        f"{pending.player}; legal choices: {', '.join(map(_show, pending.options))}",
+        list(pending.options),
+    )
 
 
 def _is_option(choice: Choice, options: tuple[Choice, ...]) -> bool:

@@ -3,6 +3,7 @@
 - :func:`~flip7_spec.trace.compare.same_json` says two values are equal exactly when their canonical JSON
   texts are (the definition replay and conform compare by): ``1``, ``1.0`` and ``true`` differ at any depth,
   a tuple writes as a list, a missing or extra key differs.
+- the canonical JSON text is the standard encoder's, whether orjson or the standard encoder writes it;
 - :func:`~flip7_spec.trace.quickcheck.plausible_envelope` vouches for a trace only when the schema's envelope
   check finds nothing wrong with it, so that every message the schema gives is still given.
 """
@@ -20,6 +21,8 @@ from hypothesis import strategies as st
 from flip7_spec.policies import threshold_policy
 from flip7_spec.rulesets import preset
 from flip7_spec.simulate import game_rng, record_game
+from flip7_spec.trace.canonical import _compact as canonical_text
+from flip7_spec.trace.canonical import _standard as standard_text
 from flip7_spec.trace.compare import canonical, same_json, step_difference
 from flip7_spec.trace.quickcheck import plausible_envelope
 from flip7_spec.trace.schema import schema_errors
@@ -144,3 +147,38 @@ def test_plausible_envelope_vouches_only_for_what_the_schema_passes() -> None:
             else:
                 refused += errors != []
     assert vouched > 30 and refused > 600  # both sides of the check were exercised
+
+
+_JSON_SCALARS = st.one_of(
+    st.integers(min_value=-(2**70), max_value=2**70), st.booleans(), st.none(),
+    st.floats(allow_nan=False, allow_infinity=False), st.sampled_from([1e-7, 1e-5, 1e16, 0.1, -0.0, 2.5e-300]),
+    st.text(max_size=6), st.sampled_from(["Edition 3.1", "a-1.5e-3", ":1.5", "é\n\x01\u2028", "\U0001f600"]),
+)
+_JSON_VALUES = st.recursive(
+    _JSON_SCALARS,
+    lambda inner: st.one_of(st.lists(inner, max_size=4),
+                            st.dictionaries(st.one_of(st.text(max_size=3), st.integers(0, 3)), inner, max_size=3)),
+    max_leaves=15,
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(_JSON_VALUES)
+def test_canonical_text_is_the_standard_encoders(value: Any) -> None:
+    # orjson writes the text where it agrees with the standard encoder; everything else falls back to it,
+    # errors included (keys of mixed types cannot be sorted)
+    def outcome(encode: Any) -> tuple[str, str]:
+        try:
+            return "text", encode(value)
+        except (TypeError, ValueError) as error:
+            return "error", type(error).__name__
+
+    assert outcome(canonical_text) == outcome(standard_text)
+
+
+def test_canonical_text_of_a_recorded_game_is_written_by_orjson() -> None:
+    import orjson
+
+    trace = record_game(preset("vengeance"), 5, threshold_policy(20), game_rng("fast", 2), observe=True).trace()
+    fast = orjson.dumps(trace, option=orjson.OPT_SORT_KEYS).decode()
+    assert canonical_text(trace) == standard_text(trace) == fast
