@@ -42,6 +42,9 @@ STAYED = Status.STAYED
 FROZEN = Status.FROZEN
 BUSTED = Status.BUSTED
 
+_STATUS_TEXT = {status: status.value for status in Status}
+"""Each status as the text observations show (a table: the enum's ``value`` is a slower property)."""
+
 Reshuffler = Callable[[list[Card]], list[Card]]
 """Receives the discard pile and returns the new draw pile, top card first."""
 
@@ -378,6 +381,8 @@ class Game:
     def observation(self) -> dict[str, Any]:
         """The canonical observation (see docs/trace-format.md): the same JSON value in every engine."""
         pending = self.pending
+        round_score = self.round_score
+        totals = self.totals
         return {
             "round": self.round,
             "dealer": self.dealer,
@@ -387,9 +392,9 @@ class Game:
             "players": [
                 {
                     "cards": [c.text for c in p.cards],
-                    "status": p.status.value,
-                    "round_score": self.round_score(seat),
-                    "total": self.totals[seat],
+                    "status": _STATUS_TEXT[p.status],
+                    "round_score": round_score(seat),
+                    "total": totals[seat],
                 }
                 for seat, p in enumerate(self.players)
             ],
@@ -640,15 +645,16 @@ class Game:
         if self._stalled_game:  # play could only cycle: the game ends here, the highest total winning
             self._end_game([seat for seat, total in enumerate(self.totals) if total == top], clauses.endless)
             return
+        last_round = self._last_round()
         if top >= ruleset.target_score:
             leaders = [seat for seat, total in enumerate(self.totals) if total == top]
             winners = self._winners_at_target(leaders)
             if winners is not None:
                 self._end_game(winners, clauses.winner)
                 return
-            if not self._last_round():
+            if not last_round:
                 self._emit("tie", clauses.tie, None, None, (("leaders", leaders),))
-        if self._last_round():
+        if last_round:
             # the rounds are up: whoever reached the target has won (nobody, perhaps)
             self._end_game([s for s, total in enumerate(self.totals) if total >= ruleset.target_score],
                            clauses.round_limit)

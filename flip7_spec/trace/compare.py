@@ -114,32 +114,39 @@ def _types_agree(expected: Any, found: Any) -> bool:
             raise _Unusual
         if expected.keys() == _OBSERVATION_KEYS:
             return _observation_agrees(expected, found)
-        pairs: Any = ((value, found[key]) for key, value in expected.items())
-    elif kind is list:
+        for key, value in expected.items():
+            inner = type(value)
+            if inner is str or value is None:
+                continue
+            if inner is int or inner is bool:
+                if type(found[key]) is not inner:
+                    raise _Unusual
+            else:
+                _types_agree(value, found[key])
+        return True
+    if kind is list:
         if type(found) is not list:
             raise _Unusual
         if _all_strings(expected):
             return True
-        pairs = zip(expected, found, strict=True)
-    elif kind is str or expected is None or ((kind is int or kind is bool) and type(found) is kind):
+        for value, other in zip(expected, found, strict=True):
+            inner = type(value)
+            if inner is str or value is None:
+                continue
+            if inner is int or inner is bool:
+                if type(other) is not inner:
+                    raise _Unusual
+            else:
+                _types_agree(value, other)
         return True
-    else:
-        raise _Unusual
-    for value, other in pairs:
-        inner = type(value)
-        if inner is str or value is None:
-            continue
-        if inner is int or inner is bool:
-            if type(other) is not inner:
-                raise _Unusual
-        else:
-            _types_agree(value, other)
-    return True
+    if kind is str or expected is None or ((kind is int or kind is bool) and type(found) is kind):
+        return True
+    raise _Unusual
 
 
 _OBSERVATION_KEYS = frozenset(("over", "winners", "round", "dealer", "players", "in_play", "draw_pile",
                                "discard_pile", "pending"))
-_OBSERVATION_SCALARS = ("round", "dealer", "draw_pile", "discard_pile", "over")
+_OBSERVATION_NUMBERS = ("round", "dealer", "draw_pile", "discard_pile", "over")
 _ROW_KEYS = frozenset(("cards", "status", "round_score", "total"))
 
 
@@ -152,32 +159,27 @@ def _all_strings(values: list[Any]) -> bool:
     return True
 
 
-def _scalar_agrees(expected: Any, found: Any) -> None:
-    """Raise :class:`_Unusual` unless ``found`` (equal to ``expected``) is the same kind of JSON scalar."""
-    kind = type(expected)
-    if not (kind is int or kind is bool or kind is str or expected is None) or type(found) is not kind:
-        raise _Unusual
-
-
 def _observation_agrees(expected: dict[str, Any], found: dict[str, Any]) -> bool:
     """:func:`_types_agree` for a value with the keys of a canonical observation, walked by its known shape
-    (docs/trace-format.md): each scalar and each row's numbers held to their type, lists of card texts
-    passed whole; any part of another shape is walked in full."""
-    for key in _OBSERVATION_SCALARS:
-        _scalar_agrees(expected[key], found[key])
+    (docs/trace-format.md): its numbers and each row's held to their type, lists of card texts passed
+    whole; any part of another shape is walked in full."""
+    for key in _OBSERVATION_NUMBERS:
+        inner = type(expected[key])
+        if (inner is not int and inner is not bool) or type(found[key]) is not inner:
+            raise _Unusual
     rows = expected["players"]
     if type(rows) is not list or type(found["players"]) is not list:
         raise _Unusual
     for row, other in zip(rows, found["players"], strict=True):
-        if type(row) is dict and row.keys() == _ROW_KEYS and type(other) is dict and type(row["cards"]) is list \
-                and _all_strings(row["cards"]):
-            _scalar_agrees(row["status"], other["status"])
-            _scalar_agrees(row["round_score"], other["round_score"])
-            _scalar_agrees(row["total"], other["total"])
-        else:
-            _types_agree(row, other)
-    for key in ("winners", "in_play", "pending"):
-        _types_agree(expected[key], found[key])
+        if (type(row) is dict and type(other) is dict and row.keys() == _ROW_KEYS
+                and type(row["round_score"]) is int and type(other["round_score"]) is int
+                and type(row["total"]) is int and type(other["total"]) is int
+                and type(row["status"]) is str and type(row["cards"]) is list and _all_strings(row["cards"])):
+            continue  # equal strings and lists of strings are strings on both sides
+        _types_agree(row, other)
+    _types_agree(expected["winners"], found["winners"])
+    _types_agree(expected["in_play"], found["in_play"])
+    _types_agree(expected["pending"], found["pending"])
     return True
 
 
