@@ -10,6 +10,13 @@ from typing import Any
 from flip7_spec.registry import GameDefinition, Role
 from flip7_spec.trace.schema import json_path
 
+try:
+    import orjson
+except ImportError:  # pragma: no cover - orjson is a dependency; the canonical texts decide without it
+    orjson = None  # type: ignore[assignment]
+
+_SORTED = orjson.OPT_SORT_KEYS if orjson is not None else 0
+
 _MISSING = object()
 
 
@@ -83,104 +90,20 @@ def step_difference(expected: Any, found: Any) -> Difference | None:
 
 def same_json(expected: Any, found: Any) -> bool:
     """Whether ``expected`` and ``found`` have the same canonical JSON text (:func:`canonical`), decided
-    without writing either text when they are equal Python values made of dicts, lists, strings, integers,
-    booleans and None.
+    without the standard encoder when they are equal Python values.
 
-    Python's ``==`` (at C speed) settles every such pair except one whose numbers are equal across types
-    (``1 == 1.0 == True``): a walk of the containers then holds each number to its JSON type. Values that
-    ``==`` does not find equal, and any other type met in the walk (a float, a tuple, ...), are decided by
-    the canonical texts themselves.
+    Python's ``==`` (at C speed) settles every pair except one whose numbers are equal across types
+    (``1 == 1.0 == True``, ``0.0 == -0.0``); for an equal pair, orjson's texts with sorted keys (which keep
+    those apart, as the canonical texts do) decide. Values that ``==`` does not find equal, and those orjson
+    cannot write (keys that are not strings, integers beyond 64 bits, other objects), are decided by the
+    canonical texts themselves.
     """
-    if expected == found:
+    if expected == found and orjson is not None:
         try:
-            return _types_agree(expected, found)
-        except _Unusual:
+            return bool(orjson.dumps(expected, option=_SORTED) == orjson.dumps(found, option=_SORTED))
+        except TypeError:
             pass
     return canonical(expected) == canonical(found)
-
-
-class _Unusual(Exception):
-    """A value the walk of :func:`same_json` leaves to the canonical texts."""
-
-
-def _types_agree(expected: Any, found: Any) -> bool:
-    """For ``expected == found``: True when every number and boolean of ``found`` has the type of its
-    counterpart in ``expected`` (equal strings and None need no look), so that their canonical texts agree.
-    Raises :class:`_Unusual` otherwise, and for any type but dict, list, str, int, bool and None: the
-    canonical texts decide those."""
-    kind = type(expected)
-    if kind is dict:
-        if type(found) is not dict:
-            raise _Unusual
-        if expected.keys() == _OBSERVATION_KEYS:
-            return _observation_agrees(expected, found)
-        for key, value in expected.items():
-            inner = type(value)
-            if inner is str or value is None:
-                continue
-            if inner is int or inner is bool:
-                if type(found[key]) is not inner:
-                    raise _Unusual
-            else:
-                _types_agree(value, found[key])
-        return True
-    if kind is list:
-        if type(found) is not list:
-            raise _Unusual
-        if _all_strings(expected):
-            return True
-        for value, other in zip(expected, found, strict=True):
-            inner = type(value)
-            if inner is str or value is None:
-                continue
-            if inner is int or inner is bool:
-                if type(other) is not inner:
-                    raise _Unusual
-            else:
-                _types_agree(value, other)
-        return True
-    if kind is str or expected is None or ((kind is int or kind is bool) and type(found) is kind):
-        return True
-    raise _Unusual
-
-
-_OBSERVATION_KEYS = frozenset(("over", "winners", "round", "dealer", "players", "in_play", "draw_pile",
-                               "discard_pile", "pending"))
-_OBSERVATION_NUMBERS = ("round", "dealer", "draw_pile", "discard_pile", "over")
-_ROW_KEYS = frozenset(("cards", "status", "round_score", "total"))
-
-
-def _all_strings(values: list[Any]) -> bool:
-    """Whether every item of ``values`` is a string (joined at C speed: a list of cards, of options)."""
-    try:
-        "".join(values)
-    except TypeError:
-        return False
-    return True
-
-
-def _observation_agrees(expected: dict[str, Any], found: dict[str, Any]) -> bool:
-    """:func:`_types_agree` for a value with the keys of a canonical observation, walked by its known shape
-    (docs/trace-format.md): its numbers and each row's held to their type, lists of card texts passed
-    whole; any part of another shape is walked in full."""
-    for key in _OBSERVATION_NUMBERS:
-        inner = type(expected[key])
-        if (inner is not int and inner is not bool) or type(found[key]) is not inner:
-            raise _Unusual
-    rows = expected["players"]
-    if type(rows) is not list or type(found["players"]) is not list:
-        raise _Unusual
-    for row, other in zip(rows, found["players"], strict=True):
-        if (type(row) is dict and type(other) is dict and row.keys() == _ROW_KEYS
-                and type(row["round_score"]) is int and type(other["round_score"]) is int
-                and type(row["total"]) is int and type(other["total"]) is int
-                and type(row["status"]) is str and type(row["cards"]) is list and _all_strings(row["cards"])):
-            continue  # equal strings and lists of strings are strings on both sides
-        _types_agree(row, other)
-    _types_agree(expected["winners"], found["winners"])
-    _types_agree(expected["in_play"], found["in_play"])
-    _types_agree(expected["pending"], found["pending"])
-    return True
 
 
 def canonical(value: Any) -> str:
