@@ -261,8 +261,10 @@ class Game:
 
         ``choose`` is asked for each decision as it becomes pending, the game standing at it; a choice that
         is not legal raises :class:`IllegalDecision` as :meth:`apply` does, the game still at that decision.
-        An exception from ``choose`` ends the play there. Raises ValueError for a recording game (use
-        :meth:`apply`, which returns the events of each decision) and for one not started.
+        An exception from ``choose``, or a :class:`ChanceError` (a reshuffle with no valid order), ends the
+        play there, the game left where it stopped (:meth:`apply` would put it back as it was before the
+        decision, for a caller that goes on). Raises ValueError for a recording game (use :meth:`apply`,
+        which returns the events of each decision) and for one not started.
         """
         if self._events is not None:
             raise ValueError("play_out is for a game created with record=False; a recording game uses apply")
@@ -273,17 +275,6 @@ class Game:
             self._run()
         finally:
             self._pilot = None
-
-    def _piloted(self, pilot: Callable[[Game, Decision], Choice], pending: Decision) -> None:
-        """Make the pending decision with the pilot's choice, as :meth:`apply` does (see :meth:`play_out`)."""
-        choice = pilot(self, pending)
-        kind = type(choice)
-        if not (((kind is str or kind is int) and choice in pending.options) or _is_option(choice, pending.options)):
-            raise _illegal(pending, choice)
-        self.pending = None
-        self._draws_without_decision = 0
-        self.stack[-1].decide(self, choice)
-        self._choices.append(choice)
 
     @property
     def recording(self) -> bool:

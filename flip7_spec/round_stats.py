@@ -47,7 +47,7 @@ class RoundStats:
     """Counts over rounds; :meth:`add_round` is the game's round-end hook, :meth:`merge` joins workers.
 
     Each seat's rounds are counted by outcome (most rounds repeat one of a few hundred), and the seat's
-    figures are made from those counts when asked for (:meth:`seat_tallies`): the same sums as adding the
+    figures are made from those counts when asked for (:attr:`seats`): the same sums as adding the
     rounds one by one, since they are sums of whole numbers. The figures of whole rounds (means over the
     seats) are added as each round ends, in order.
     """
