@@ -30,6 +30,7 @@ from bench.flop7_games import flop7_batch
 from bench.support import FIGURES, SEED, TARGETS, Target, report, timed
 from bench.test_bench_games import deck_values, floor_batch
 from bench.test_bench_replay import raw_replay
+from flip7_spec.collector import fewer_collections
 from flip7_spec.rulesets import Ruleset
 from flip7_spec.simulate_run import SimulationRun, _play_chunk, run_simulation
 from flip7_spec.trace.reader import read_traces
@@ -110,13 +111,15 @@ def replay_files(ruleset: Ruleset, tmp_path_factory: pytest.TempPathFactory) -> 
 
 
 def _replay_file(path: Path) -> int:
-    """``flip7-spec replay``'s work on one file: read, parse and replay every trace; returns the steps."""
+    """``flip7-spec replay``'s work on one file: read, parse and replay every trace (with the collector's
+    thresholds the command sets); returns the steps."""
     steps = 0
-    for source in read_traces(path):
-        assert source.error is None, source.error
-        result = replay(source.trace)
-        assert result.status == CONFORM and result.complete, result
-        steps += result.steps
+    with fewer_collections():
+        for source in read_traces(path):
+            assert source.error is None, source.error
+            result = replay(source.trace)
+            assert result.status == CONFORM and result.complete, result
+            steps += result.steps
     return steps
 
 

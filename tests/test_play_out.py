@@ -112,3 +112,24 @@ def test_round_stats_report_what_adding_rounds_one_by_one_reports() -> None:
     assert sum(whole.points_seen.values()) == sum(whole.cards_seen.values()) == 4 * len(rounds)
     assert merged.rounds == whole.rounds and merged.seats == whole.seats
     assert merged.points_seen == whole.points_seen and merged.cards_seen == whole.cards_seen
+
+
+def test_fewer_collections_raises_the_first_threshold_and_puts_it_back() -> None:
+    import gc
+
+    from flip7_spec.collector import fewer_collections
+
+    saved = gc.get_threshold()
+    try:
+        gc.set_threshold(700, 10, 10)
+        with fewer_collections(5_000):
+            assert gc.get_threshold() == (5_000, 10, 10)
+        assert gc.get_threshold() == (700, 10, 10)
+        with pytest.raises(RuntimeError), fewer_collections(5_000):
+            raise RuntimeError("the work failed")
+        assert gc.get_threshold() == (700, 10, 10)
+        gc.set_threshold(20_000, 10, 10)
+        with fewer_collections(5_000):  # never lowers a threshold someone raised
+            assert gc.get_threshold() == (20_000, 10, 10)
+    finally:
+        gc.set_threshold(*saved)
