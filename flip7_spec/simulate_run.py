@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Never
 
+from flip7_spec.collector import fewer_collections
 from flip7_spec.errors import Flip7Error, SimulationError
 from flip7_spec.limits import CORPUS_LINE, GAMES, TRACE_FILE, WORKERS, check_game_size, check_ruleset
 from flip7_spec.machine import Game
@@ -109,6 +110,12 @@ class ChunkResult:
 
 def _play_chunk(run: SimulationRun, start: int, stop: int) -> ChunkResult:
     """Play games [start, stop); return their statistics and, when recording, their trace lines."""
+    with fewer_collections():
+        return _played_chunk(run, start, stop)
+
+
+def _played_chunk(run: SimulationRun, start: int, stop: int) -> ChunkResult:
+    """:func:`_play_chunk`'s work."""
     per_round = RoundStats(run.players)
     stats = _RoundRecordingStats(run.players, per_round, run.one_round)
     policy = run.policy()
