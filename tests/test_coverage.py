@@ -11,11 +11,15 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from flip7_spec.clauses import clauses_for
-from flip7_spec.conformance.cases import game_jobs, generated_game
+from flip7_spec.conformance.cases import game_jobs, generated_cases, generated_game
 from flip7_spec.conformance.coverage import (
     Coverage,
+    RulesetCoverage,
+    case_clauses,
     clauses_of_evidence,
     coverage_lines,
     expected_clauses,
@@ -240,3 +244,37 @@ def test_a_clause_the_hunts_cannot_reach_is_set_aside_and_said_so() -> None:
     brief = coverage_lines([summary], aimed=1)
     assert any("short of 1 generated cases (-v or --min-coverage 1 lists them" in line for line in brief)
     assert {"clause": "F7-ENDLESS", "generated": 0, "reason": reason} in summary.to_json()["short_of_aim"]
+
+
+@given(st.dictionaries(st.sampled_from([c.id for c in clauses_for("flip7")]), st.integers(0, 50), min_size=1))
+def test_at_least_n_cases_each_is_the_fewest_cases_of_a_reached_clause(counts: dict[str, int]) -> None:
+    """The summary's "at least N cases each" promises every reached clause N cases or more: N is the count of
+    the least exercised reached clause, whatever the others."""
+    expected = [c.id for c in clauses_for("flip7")]
+    summary = RulesetCoverage("flip7", tuple(expected), counts, {}, ())
+    reached = [n for n in counts.values() if n > 0]
+    least = min(reached) if reached else 0
+    assert summary.least == least
+    assert all(counts.get(c, 0) >= least for c in summary.reached)
+    line = coverage_lines([summary])[0]
+    assert line.endswith(f"at least {least} case{'s' if least != 1 else ''} each"), line
+
+
+def test_a_round_case_counts_the_clauses_of_its_first_round_only() -> None:
+    """A round case compares the first round of its game: the game's end (F7-GAME-END) and the Dealer passing
+    on at the next round (F7-DEALER-ROTATION), which come later, are not among its clauses; the game case of the
+    same game counts them."""
+    tried = 0
+    played: dict[int, Any] = {}
+    for case in generated_cases([preset("flip7")], [3, 4], 6, "0"):
+        assert case.trace is not None
+        if case.trace["footer"]["rounds"] < 2:
+            continue
+        clauses = case_clauses(case, played)
+        if case.level == "round":
+            assert not {"F7-GAME-END", "F7-DEALER-ROTATION"} & clauses, case.id
+            assert clauses == trace_clauses(case.ruleset, case.trace)[0]
+            tried += 1
+        else:
+            assert {"F7-GAME-END", "F7-DEALER-ROTATION"} <= clauses, case.id
+    assert tried >= 3
