@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from flip7_spec.intervals import Z95, Moments, wilson_interval
 from flip7_spec.policies import threshold_policy
+from flip7_spec.round_stats import RoundStats
 from flip7_spec.rulesets import preset
 from flip7_spec.simulate import play_games
 from flip7_spec.simulate_run import SimulationRun, one_round_ruleset, run_experiment
@@ -75,15 +76,51 @@ def test_the_intervals_cover_a_known_mean_and_rate_about_95_times_in_100() -> No
     assert 0.93 <= rate_covered / samples <= 0.97
 
 
-def test_the_overall_rates_are_per_player_round_the_means_of_the_rates_by_seat() -> None:
-    """Three players who never stay: a round ends on a Flip 7 at most once, and the overall Flip 7 rate is the
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_overall_rates_are_per_player_round_the_means_of_the_rates_by_seat(players: int) -> None:
+    """Players who never stay: a round ends on a Flip 7 at most once, and the overall Flip 7 rate is the
     share of player-rounds that ended on one, as are the bust rate and the other figures."""
-    run = SimulationRun(ruleset=preset("flip7"), players=3, games=300, seed="overall", one_round=True,
+    ruleset = preset("flip7").with_options(min_players=2)
+    run = SimulationRun(ruleset=ruleset, players=players, games=300, seed="overall", one_round=True,
                         policies=("threshold-numbers:1000",))
     summary = run_experiment(run, progress=False)[1].summary()
+    assert summary["rounds"] == 300 and summary["player_rounds"] == 300 * players
     seats = summary["by_seat"]
     assert sum(s["flip7_rate"]["rate"] for s in seats) > 0
     for name, key in (("flip7_rate", "rate"), ("bust_rate", "rate"), ("points_per_round", "mean"),
                       ("cards_per_round", "mean")):
         mean_by_seat = statistics.fmean(s[name][key] for s in seats)
         assert summary[name][key] == pytest.approx(mean_by_seat, abs=2e-3), name
+
+
+@given(st.lists(st.integers(-50, 50), max_size=20), st.lists(st.integers(-50, 50), max_size=20))
+def test_merged_moments_are_the_moments_of_the_whole_sample(first: list[int], second: list[int]) -> None:
+    """Workers' figures are merged (``--workers``): the result is that of one worker adding every value."""
+    parts, whole = [Moments(), Moments()], Moments()
+    for part, values in zip(parts, (first, second), strict=True):
+        for value in values:
+            part.add(value)
+            whole.add(value)
+    parts[0].merge(parts[1])
+    assert (parts[0].n, parts[0].total, parts[0].squares) == (whole.n, whole.total, whole.squares)
+
+
+@given(st.integers(1, 400).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))))
+def test_the_wilson_interval_holds_the_rates_the_score_test_accepts(case: tuple[int, int]) -> None:
+    """The Wilson interval is every rate p the score test does not reject: |p̂ - p| <= z·√(p(1-p)/n). Its ends
+    are where that holds with equality (or 0 and 1), and it always holds the observed rate."""
+    successes, trials = case
+    observed = successes / trials
+    low, high = wilson_interval(successes, trials)
+    assert 0.0 <= low <= observed + 1e-12 and observed - 1e-12 <= high <= 1.0  # to rounding: 0 gives 5e-17
+    for end, clipped in ((low, successes == 0), (high, successes == trials)):
+        if clipped:
+            assert end == pytest.approx(0.0 if end is low else 1.0, abs=1e-12)
+        else:
+            assert abs(observed - end) == pytest.approx(Z95 * math.sqrt(end * (1 - end) / trials), rel=1e-9)
+
+
+def test_a_rate_of_no_trials_has_no_interval() -> None:
+    assert all(math.isnan(end) for end in wilson_interval(0, 0))
+    empty = RoundStats(3).summary()
+    assert empty["rounds"] == 0 and all(seat["flip7_rate"]["rate"] is None for seat in empty["by_seat"])
