@@ -17,7 +17,7 @@ from flip7_spec.intervals import Z95, Moments, wilson_interval
 from flip7_spec.policies import threshold_policy
 from flip7_spec.round_stats import RoundStats
 from flip7_spec.rulesets import preset
-from flip7_spec.simulate import play_games
+from flip7_spec.simulate import Stats, play_games, record_games
 from flip7_spec.simulate_run import SimulationRun, one_round_ruleset, run_experiment
 
 
@@ -124,3 +124,36 @@ def test_a_rate_of_no_trials_has_no_interval() -> None:
     assert all(math.isnan(end) for end in wilson_interval(0, 0))
     empty = RoundStats(3).summary()
     assert empty["rounds"] == 0 and all(seat["flip7_rate"]["rate"] is None for seat in empty["by_seat"])
+
+
+def test_game_statistics_count_what_the_recorded_games_show() -> None:
+    """``simulate --games``'s figures, against the games' own records: rounds, decisions, points banked, busts,
+    rounds ending on a Flip 7 and shared wins; and the figures of two halves merged (``--workers``) are those of
+    the whole run."""
+    ruleset, players = preset("flip7"), 3
+    stats, first, second = Stats(players), Stats(players), Stats(players)
+    records = list(record_games(ruleset, players, threshold_policy(20), "counted", range(30), stats=stats))
+    for part, games in ((first, range(15)), (second, range(15, 30))):
+        for _ in play_games(ruleset, players, threshold_policy(20), "counted", games, part):
+            pass
+    events = [e for r in records for ply in r.plies for e in ply.events]
+    ends = [e for e in events if e.kind == "round_end"]
+    assert (stats.games, stats.rounds, stats.decisions) == (30, sum(r.rounds for r in records),
+                                                          sum(len(r.plies) for r in records))
+    assert len(ends) == stats.rounds and stats.player_rounds == players * stats.rounds
+    assert stats.score_sum == sum(sum(e.get("scores")) for e in ends)
+    assert stats.busts == sum(e.kind == "bust" for e in events) > 0
+    assert stats.flip7s == sum(e.kind == "flip7" for e in events)
+    wins = [0.0] * players
+    for record in records:
+        for seat in record.winners:
+            wins[seat] += 1 / len(record.winners)
+    assert stats.wins == pytest.approx(wins) and sum(stats.wins) == pytest.approx(30)
+    first.merge(second)
+    assert first == stats
+    summary = stats.summary()
+    assert summary["mean_rounds_per_game"] == round(stats.rounds / 30, 3)
+    assert summary["bust_rate"] == round(stats.busts / stats.player_rounds, 4)
+    assert summary["flip7_rate"] == round(stats.flip7s / stats.rounds, 4)
+    assert summary["mean_round_score"] == round(stats.score_sum / stats.player_rounds, 3)
+    assert summary["win_rate_by_seat"] == [round(w / 30, 4) for w in wins]
