@@ -132,9 +132,11 @@ def run_package(package: Package, only: list[str], children: int, keep: Path | N
     prepare(ROOT if not os.environ.get("MUTATION_SOURCE") else Path(os.environ["MUTATION_SOURCE"]), package, folder)
     started = time.monotonic()
     try:
-        subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", str(children), *only], cwd=folder,
-                       check=False, stdout=subprocess.DEVNULL)
+        ran = subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", str(children), *only],
+                             cwd=folder, check=False, capture_output=True, text=True, errors="replace")
         found = verdicts(folder)
+        if not found:  # mutmut stopped before the mutants: say why (a test failing on the clean copy, say)
+            print(f"{package.name}: mutmut ran no mutant:\n{(ran.stdout + ran.stderr)[-3000:]}", file=sys.stderr)
     finally:
         if keep is None:
             shutil.rmtree(folder, ignore_errors=True)
