@@ -109,7 +109,7 @@ def prepare(source: Path, package: Package, folder: Path) -> None:
     for name in COPIED:
         path = source / name
         if path.is_dir():
-            shutil.copytree(path, folder / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "mutants"))
+            shutil.copytree(path, folder / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
         elif path.is_file():
             shutil.copy2(path, folder / name)
     tests = [t for t in package.tests if (source / t).exists()]  # an older checkout may lack some
