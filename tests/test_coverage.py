@@ -19,6 +19,7 @@ from flip7_spec.conformance.cases import game_jobs, generated_cases, generated_g
 from flip7_spec.conformance.coverage import (
     Coverage,
     RulesetCoverage,
+    Unreachable,
     case_clauses,
     clauses_of_evidence,
     coverage_lines,
@@ -278,3 +279,54 @@ def test_a_round_case_counts_the_clauses_of_its_first_round_only() -> None:
         else:
             assert {"F7-GAME-END", "F7-DEALER-ROTATION"} <= clauses, case.id
     assert tried >= 3
+
+
+def test_a_skipped_case_is_taken_back_and_its_clauses_are_left_unchecked_under_its_reason() -> None:
+    """A case counted and then skipped checks nothing: its counts go, in all and in its part (no clause is left
+    at 0), and its clauses are kept under the skip reason; those no case that ran reached are left unchecked."""
+    from types import SimpleNamespace
+
+    coverage = Coverage()
+    flip7 = preset("flip7")
+    ran = SimpleNamespace(id="game:a", ruleset=flip7, level="game", clauses=("F7-DEAL", "F7-BUST"), shortfalls={})
+    skipped = SimpleNamespace(id="game:b", ruleset=flip7, level="game", clauses=("F7-BUST", "F7-FREEZE"),
+                              shortfalls={"flip7": {"F7-TIE": "no tie in 30 candidates"}})
+    assert coverage.add_case(ran, "generated") == frozenset({"F7-DEAL", "F7-BUST"})
+    coverage.add_case(skipped, "generated")
+    assert coverage.counts["flip7"] == {"F7-DEAL": 1, "F7-BUST": 2, "F7-FREEZE": 1}
+    assert coverage.shortfalls == {"flip7": {"F7-TIE": "no tie in 30 candidates"}}
+    coverage.skipped("game:b", "the engine does not play it")
+    coverage.skipped("game:unknown", "never counted")  # nothing to take back
+    assert dict(coverage.counts["flip7"]) == {"F7-DEAL": 1, "F7-BUST": 1}
+    assert dict(coverage.by_part["flip7"]["generated"]) == {"F7-DEAL": 1, "F7-BUST": 1}
+    assert coverage.unchecked == {"the engine does not play it": {"flip7": {"F7-BUST", "F7-FREEZE"}}}
+    assert coverage.left_unchecked("the engine does not play it") == ["F7-FREEZE"]
+    assert coverage.left_unchecked("never counted") == []
+
+
+def test_the_summary_lines_and_json_of_a_ruleset_s_coverage() -> None:
+    """What the summary prints and --json writes: reached of expected, the fewest cases, the unreached, the
+    clauses short of the aim with their generated counts and reasons (listed with -v or --explain), the
+    clauses not expected and why (with -v)."""
+    summary = RulesetCoverage("flip7", ("F7-DEAL", "F7-BUST", "F7-TIE"), {"F7-DEAL": 4, "F7-BUST": 1},
+                              {"generated": {"F7-DEAL": 3, "F7-BUST": 1}, "scoring": {"F7-DEAL": 1}},
+                              (Unreachable("F7-TWO-DECKS", "needs 19 players"),),
+                              {"F7-BUST": "one bust in 30 candidates", "F7-TIE": "no tie in 30 candidates"})
+    assert summary.reached == ["F7-DEAL", "F7-BUST"] and summary.unreached == ["F7-TIE"]
+    assert (summary.generated("F7-DEAL"), summary.generated("F7-TIE")) == (3, 0)
+    assert coverage_lines([summary], aimed=3) == [
+        "coverage flip7: 2 of 3 clauses reached, at least 1 case each", "  unreached: F7-TIE",
+        "  2 clauses short of 3 generated cases (-v or --min-coverage 3 lists them, with the reason)"]
+    assert coverage_lines([summary], aimed=3, explain=True)[2:] == [
+        "  short of 3 generated cases (the aimed games could not reach them):",
+        "    F7-BUST: 1 generated case; one bust in 30 candidates",
+        "    F7-TIE: 0 generated cases; no tie in 30 candidates"]
+    assert coverage_lines([summary], verbose=True)[-1] == "  not expected: F7-TWO-DECKS: needs 19 players"
+    assert coverage_lines([summary]) == coverage_lines([summary], aimed=0, explain=True)[:2]
+    assert summary.to_json() == {
+        "ruleset": "flip7", "expected": 3, "reached": 2, "least": 1,
+        "counts": {"F7-DEAL": 4, "F7-BUST": 1, "F7-TIE": 0},
+        "by_part": {"generated": {"F7-BUST": 1, "F7-DEAL": 3}, "scoring": {"F7-DEAL": 1}},
+        "unreached": ["F7-TIE"], "unreachable": [{"clause": "F7-TWO-DECKS", "reason": "needs 19 players"}],
+        "short_of_aim": [{"clause": "F7-BUST", "generated": 1, "reason": "one bust in 30 candidates"},
+                         {"clause": "F7-TIE", "generated": 0, "reason": "no tie in 30 candidates"}]}

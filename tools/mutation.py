@@ -65,7 +65,7 @@ PACKAGES: tuple[Package, ...] = (
     Package("fingerprint", ("flip7_spec/conformance/fingerprint.py",),
             ("tests/test_fingerprint_cover.py", "tests/test_verdicts.py", "tests/test_fingerprint.py")),
     Package("coverage", ("flip7_spec/conformance/coverage.py", "flip7_spec/evidence.py"),
-            ("tests/test_coverage.py", "tests/test_clause_coverage.py")),
+            ("tests/test_coverage.py", "tests/test_clause_coverage.py", "tests/test_conform.py")),
     Package("diagnosis", ("flip7_spec/conformance/diagnosis.py", "flip7_spec/conformance/follow.py"),
             ("tests/test_diagnosis_promises.py", "tests/test_verdicts.py", "tests/test_diagnosis_pairs.py",
              "tests/test_readings.py")),
