@@ -22,6 +22,7 @@ from flip7_spec.analysis import (
     solitaire_deck,
     stay_at,
     stay_with_cards,
+    threshold_table,
 )
 from flip7_spec.rulesets import ruleset_from_json
 from flip7_spec.simulate_run import SimulationRun, run_experiment
@@ -155,3 +156,18 @@ def test_a_state_space_over_the_limit_is_refused_before_it_is_explored(monkeypat
         module.solitaire(deck, module.never_stay)
     # a rule that ends every round at once stays within it: the budget bounds work, not decks
     assert module.solitaire(deck, module.stay_with_cards(1)).bust_probability == 0
+
+
+def test_the_documented_exact_values_and_threshold_table() -> None:
+    """docs/simulation.md's example and its table of exact values: the same figures from ``summary`` and from
+    ``threshold_table``, on the Numbers and on the round score."""
+    deck = solitaire_deck(preset("flip7"))
+    assert solitaire(deck, stay_at(20, on="numbers")).summary(4) == {
+        "expected_score": 19.0725, "bust_probability": 0.2336, "flip7_probability": 0.0, "expected_cards": 3.377,
+        "states": 16960}
+    rows = {("numbers", t): o for t, o in threshold_table(preset("flip7"), [20, 22]).items()}
+    rows[("score", 20)] = threshold_table(preset("flip7"), [20], on="score")[20]
+    shown = {key: (round(float(o.expected_score), 3), round(100 * float(o.bust_probability), 2),
+                   round(float(o.expected_cards), 3)) for key, o in rows.items()}
+    assert shown == {("numbers", 20): (19.072, 23.36, 3.377), ("numbers", 22): (19.342, 28.83, 3.652),
+                     ("score", 20): (18.745, 21.22, 3.235)}

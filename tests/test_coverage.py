@@ -11,11 +11,16 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from flip7_spec.clauses import clauses_for
-from flip7_spec.conformance.cases import game_jobs, generated_game
+from flip7_spec.conformance.cases import game_jobs, generated_cases, generated_game
 from flip7_spec.conformance.coverage import (
     Coverage,
+    RulesetCoverage,
+    Unreachable,
+    case_clauses,
     clauses_of_evidence,
     coverage_lines,
     expected_clauses,
@@ -240,3 +245,88 @@ def test_a_clause_the_hunts_cannot_reach_is_set_aside_and_said_so() -> None:
     brief = coverage_lines([summary], aimed=1)
     assert any("short of 1 generated cases (-v or --min-coverage 1 lists them" in line for line in brief)
     assert {"clause": "F7-ENDLESS", "generated": 0, "reason": reason} in summary.to_json()["short_of_aim"]
+
+
+@given(st.dictionaries(st.sampled_from([c.id for c in clauses_for("flip7")]), st.integers(0, 50), min_size=1))
+def test_at_least_n_cases_each_is_the_fewest_cases_of_a_reached_clause(counts: dict[str, int]) -> None:
+    """The summary's "at least N cases each" promises every reached clause N cases or more: N is the count of
+    the least exercised reached clause, whatever the others."""
+    expected = [c.id for c in clauses_for("flip7")]
+    summary = RulesetCoverage("flip7", tuple(expected), counts, {}, ())
+    reached = [n for n in counts.values() if n > 0]
+    least = min(reached) if reached else 0
+    assert summary.least == least
+    assert all(counts.get(c, 0) >= least for c in summary.reached)
+    line = coverage_lines([summary])[0]
+    assert line.endswith(f"at least {least} case{'s' if least != 1 else ''} each"), line
+
+
+def test_a_round_case_counts_the_clauses_of_its_first_round_only() -> None:
+    """A round case compares the first round of its game: the game's end (F7-GAME-END) and the Dealer passing
+    on at the next round (F7-DEALER-ROTATION), which come later, are not among its clauses; the game case of the
+    same game counts them."""
+    tried = 0
+    played: dict[int, Any] = {}
+    for case in generated_cases([preset("flip7")], [3, 4], 6, "0"):
+        assert case.trace is not None
+        if case.trace["footer"]["rounds"] < 2:
+            continue
+        clauses = case_clauses(case, played)
+        if case.level == "round":
+            assert not {"F7-GAME-END", "F7-DEALER-ROTATION"} & clauses, case.id
+            assert clauses == trace_clauses(case.ruleset, case.trace)[0]
+            tried += 1
+        else:
+            assert {"F7-GAME-END", "F7-DEALER-ROTATION"} <= clauses, case.id
+    assert tried >= 3
+
+
+def test_a_skipped_case_is_taken_back_and_its_clauses_are_left_unchecked_under_its_reason() -> None:
+    """A case counted and then skipped checks nothing: its counts go, in all and in its part (no clause is left
+    at 0), and its clauses are kept under the skip reason; those no case that ran reached are left unchecked."""
+    from types import SimpleNamespace
+
+    coverage = Coverage()
+    flip7 = preset("flip7")
+    ran = SimpleNamespace(id="game:a", ruleset=flip7, level="game", clauses=("F7-DEAL", "F7-BUST"), shortfalls={})
+    skipped = SimpleNamespace(id="game:b", ruleset=flip7, level="game", clauses=("F7-BUST", "F7-FREEZE"),
+                              shortfalls={"flip7": {"F7-TIE": "no tie in 30 candidates"}})
+    assert coverage.add_case(ran, "generated") == frozenset({"F7-DEAL", "F7-BUST"})
+    coverage.add_case(skipped, "generated")
+    assert coverage.counts["flip7"] == {"F7-DEAL": 1, "F7-BUST": 2, "F7-FREEZE": 1}
+    assert coverage.shortfalls == {"flip7": {"F7-TIE": "no tie in 30 candidates"}}
+    coverage.skipped("game:b", "the engine does not play it")
+    coverage.skipped("game:unknown", "never counted")  # nothing to take back
+    assert dict(coverage.counts["flip7"]) == {"F7-DEAL": 1, "F7-BUST": 1}
+    assert dict(coverage.by_part["flip7"]["generated"]) == {"F7-DEAL": 1, "F7-BUST": 1}
+    assert coverage.unchecked == {"the engine does not play it": {"flip7": {"F7-BUST", "F7-FREEZE"}}}
+    assert coverage.left_unchecked("the engine does not play it") == ["F7-FREEZE"]
+    assert coverage.left_unchecked("never counted") == []
+
+
+def test_the_summary_lines_and_json_of_a_ruleset_s_coverage() -> None:
+    """What the summary prints and --json writes: reached of expected, the fewest cases, the unreached, the
+    clauses short of the aim with their generated counts and reasons (listed with -v or --explain), the
+    clauses not expected and why (with -v)."""
+    summary = RulesetCoverage("flip7", ("F7-DEAL", "F7-BUST", "F7-TIE"), {"F7-DEAL": 4, "F7-BUST": 1},
+                              {"generated": {"F7-DEAL": 3, "F7-BUST": 1}, "scoring": {"F7-DEAL": 1}},
+                              (Unreachable("F7-TWO-DECKS", "needs 19 players"),),
+                              {"F7-BUST": "one bust in 30 candidates", "F7-TIE": "no tie in 30 candidates"})
+    assert summary.reached == ["F7-DEAL", "F7-BUST"] and summary.unreached == ["F7-TIE"]
+    assert (summary.generated("F7-DEAL"), summary.generated("F7-TIE")) == (3, 0)
+    assert coverage_lines([summary], aimed=3) == [
+        "coverage flip7: 2 of 3 clauses reached, at least 1 case each", "  unreached: F7-TIE",
+        "  2 clauses short of 3 generated cases (-v or --min-coverage 3 lists them, with the reason)"]
+    assert coverage_lines([summary], aimed=3, explain=True)[2:] == [
+        "  short of 3 generated cases (the aimed games could not reach them):",
+        "    F7-BUST: 1 generated case; one bust in 30 candidates",
+        "    F7-TIE: 0 generated cases; no tie in 30 candidates"]
+    assert coverage_lines([summary], verbose=True)[-1] == "  not expected: F7-TWO-DECKS: needs 19 players"
+    assert coverage_lines([summary]) == coverage_lines([summary], aimed=0, explain=True)[:2]
+    assert summary.to_json() == {
+        "ruleset": "flip7", "expected": 3, "reached": 2, "least": 1,
+        "counts": {"F7-DEAL": 4, "F7-BUST": 1, "F7-TIE": 0},
+        "by_part": {"generated": {"F7-BUST": 1, "F7-DEAL": 3}, "scoring": {"F7-DEAL": 1}},
+        "unreached": ["F7-TIE"], "unreachable": [{"clause": "F7-TWO-DECKS", "reason": "needs 19 players"}],
+        "short_of_aim": [{"clause": "F7-BUST", "generated": 1, "reason": "one bust in 30 candidates"},
+                         {"clause": "F7-TIE", "generated": 0, "reason": "no tie in 30 candidates"}]}

@@ -174,7 +174,7 @@ def _contradictions(readings: Sequence[str], cases: Sequence[Case]) -> tuple[int
 
 def _cover(sets: list[set[str]], banned: set[str]) -> list[str]:
     """The fewest readings (greedy: the one in most sets first, ties by name) that meet every set, one value
-    per option, none of ``banned``."""
+    per option, none of ``banned``; each of them needed (it alone meets some set)."""
     chosen: list[str] = []
     options: set[str] = set()
     uncovered = list(sets)
@@ -189,6 +189,12 @@ def _cover(sets: list[set[str]], banned: set[str]) -> list[str]:
         if option is not None:
             options.add(option)
         uncovered = [c for c in uncovered if reading not in c]
+    # A reading taken early can end up needed by no set: those the later ones meet already (greedy alone
+    # leaves {A, B}, {A, C}, {B}, {C} with A, B and C). Drop such readings, the last taken kept first.
+    for reading in list(chosen):
+        rest = [r for r in chosen if r != reading]
+        if all(any(r in c for r in rest) for c in sets if reading in c):
+            chosen = rest
     return chosen
 
 
