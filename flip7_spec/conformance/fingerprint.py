@@ -226,11 +226,11 @@ def fingerprints(results: Sequence[CaseResult], passed: Sequence[Case] = ()) -> 
     # A reading the engine is shown to play on one preset of a game, it plays on the game's other presets too:
     # there, a cause only possible under it counts as confirmed (the check against that preset's passed cases
     # still applies).
-    shown: dict[str, set[str]] = {}
+    shown: dict[str, dict[str, set[str]]] = {}
     for base, counts in support.items():
-        shown.setdefault(_game_of(base), set()).update(counts)
+        shown.setdefault(_game_of(base), {})[base] = set(counts)
     for base, sets in unsure.items():
-        known = shown.get(_game_of(base), set())
+        known = {r for other, readings in shown.get(_game_of(base), {}).items() if other != base for r in readings}
         for candidates in sets:
             backed = candidates & known
             if backed:
