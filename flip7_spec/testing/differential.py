@@ -10,9 +10,9 @@ import re
 import shlex
 import time
 import unittest
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, ClassVar, NoReturn
+from typing import Any, ClassVar, NoReturn, cast
 
 from hypothesis import reject, settings
 from hypothesis import strategies as st
@@ -53,6 +53,9 @@ from flip7_spec.testing.reference import option_index
 from flip7_spec.trace.canonical import dumps_line
 from flip7_spec.trace.compare import blame, step_difference
 from flip7_spec.trace.record import record_choices
+
+# Typed here: older Hypothesis releases the package supports ship it without annotations.
+run_machine = cast(Callable[..., None], run_state_machine_as_test)
 
 
 class ShrinkBudgetSpent(KeyboardInterrupt):
@@ -402,7 +405,7 @@ class DifferentialMachine(RuleBasedStateMachine):
         cls.new_test_run()
         cls._shared["bounded"] = True
         try:
-            run_state_machine_as_test(cls, settings=chosen if chosen is not None else cls._settings)
+            run_machine(cls, settings=chosen if chosen is not None else cls._settings)
         except ShrinkBudgetSpent as spent:
             cls.report_last_failure(spent)
         finally:
