@@ -179,3 +179,12 @@ def test_exact_values_with_blanks_equal_brute_force(deck: dict[str, int], option
     figures = (outcome.expected_score, outcome.bust_probability, outcome.flip7_probability, outcome.expected_cards)
     assert figures == brute_force(texts, rule, bonus=ruleset.flip7_bonus)
     assert all(type(f) is Fraction for f in figures)
+
+
+def test_stay_with_cards_stays_from_that_many_cards_and_a_table_uses_its_blanks() -> None:
+    rule = stay_with_cards(3)
+    assert [rule(Hand(frozenset({1}), 1, 1, 0, cards)) for cards in (2, 3, 4)] == [False, True, True]
+    blanks = {"FREEZE", "FLIP3", "CHANCE"}  # the x2 keeps its effect
+    table = threshold_table(preset("flip7"), [15], blanks=blanks)[15]
+    alone = solitaire(solitaire_deck(preset("flip7"), blanks), stay_at(15, on="numbers"))
+    assert table.expected_score == alone.expected_score != threshold_table(preset("flip7"), [15])[15].expected_score
