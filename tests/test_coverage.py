@@ -23,6 +23,7 @@ from flip7_spec.conformance.coverage import (
     case_clauses,
     clauses_of_evidence,
     coverage_lines,
+    evidence_of,
     expected_clauses,
     summarise,
     trace_clauses,
@@ -330,3 +331,98 @@ def test_the_summary_lines_and_json_of_a_ruleset_s_coverage() -> None:
         "unreached": ["F7-TIE"], "unreachable": [{"clause": "F7-TWO-DECKS", "reason": "needs 19 players"}],
         "short_of_aim": [{"clause": "F7-BUST", "generated": 1, "reason": "one bust in 30 candidates"},
                          {"clause": "F7-TIE", "generated": 0, "reason": "no tie in 30 candidates"}]}
+
+
+def test_the_first_round_of_evidence_ends_at_its_first_round_end() -> None:
+    """Evidence.first_round: the events up to and including the first round_end, that round's scoring, and a game
+    not over; evidence with no round end is its own first round."""
+    ruleset = preset("flip7")
+    rows = (ScoredRow(("5",), "stayed"),)
+    events = [{"event": "round_start", "round": 1}, {"event": "round_end", "round": 1},
+              {"event": "round_start", "round": 2}, {"event": "round_end", "round": 2}, {"event": "game_end"}]
+    ends = (RoundEnd(1, rows, (5,), (5,)), RoundEnd(2, rows, (5,), (10,)))
+    first = Evidence(ruleset, 1, events, ends, True).first_round()
+    assert (list(first.events), list(first.round_ends), first.over) == (events[:2], [ends[0]], False)
+    unended = Evidence(ruleset, 1, events[:1], (), False)
+    assert unended.first_round() is unended
+    played = evidence_of(ruleset, record_choices(ruleset, 3, 0, [c.text for c in ruleset.deck_cards(3)],
+                                                 ["stay"] * 3), first_round_only=True)
+    assert len(played.round_ends) == 1 and played.events[-1]["event"] == "round_end"
+
+
+def test_a_trace_the_reference_refuses_counts_what_was_played_up_to_there() -> None:
+    """evidence_of stops quietly at a choice the reference refuses: the steps before it count."""
+    ruleset = preset("flip7").with_options(target_score=1)
+    deck = rig(ruleset.deck_cards(3), [new_number_for({0})] * 3)
+    assert deck is not None
+    trace = record_choices(ruleset, 3, 0, [c.text for c in deck], ["stay", "stay", "stay"])
+    whole = evidence_of(ruleset, trace)
+    broken = {**trace, "steps": [dict(s) for s in trace["steps"]]}
+    last = next(s for s in reversed(broken["steps"]) if "decision" in s)
+    last["decision"] = {**last["decision"], "choice": "fly"}
+    cut = evidence_of(ruleset, broken)
+    assert cut.events and len(cut.events) < len(whole.events) and not cut.over and whole.over
+
+
+def test_why_a_clause_is_not_expected_names_the_missing_cards_deck_or_option_values() -> None:
+    no_specials = ruleset_from_json({"name": "plain-vengeance", "base": "vengeance",
+                                     "deck": {**dict(preset("vengeance").deck), "U7": 0, "L13": 0, "ZERO": 0}})
+    _, missing = expected_clauses(no_specials, reference_hello()["options"])
+    reasons = {u.clause: u.reason for u in missing}
+    assert reasons["V-SPECIAL-NUMBERS"] == "the deck of plain-vengeance has no L13 or U7 or ZERO"
+    assert reasons["V-LUCKY13-PAIR"] == "the deck of plain-vengeance has no L13"
+    _, missing = expected_clauses(preset("flip7"), {"set_aside_on_bust": ["discard"]})
+    reasons = {u.clause: u.reason for u in missing}
+    assert reasons["F7-SETASIDE-PASS-VARIANT"] == ('belongs to set_aside_on_bust="pass_to_other_active", which the '
+                                                   "engine does not declare")
+    assert any(r == "needs a ruleset with another deck (--ruleset FILE)" for r in reasons.values())
+
+
+def test_a_clause_of_an_option_value_is_expected_for_the_rulesets_own_value_or_a_declared_one() -> None:
+    """Its own value needs no declaration; another value needs the engine to declare it, or "any"."""
+    flip7 = preset("flip7")
+    for variants, expected in (({}, False), ({"set_aside_on_bust": "any"}, True),
+                               ({"set_aside_on_bust": ["discard", "pass_to_other_active"]}, True),
+                               ({"set_aside_on_bust": "none"}, False), (None, True)):
+        found, _ = expected_clauses(flip7, variants)
+        assert ("F7-SETASIDE-PASS-VARIANT" in found) is expected, variants
+        assert "F7-FLIP3-SETASIDE-BUST" in found  # the preset's own value: always expected
+    passing = flip7.with_options(set_aside_on_bust="pass_to_other_active")
+    assert "F7-SETASIDE-PASS-VARIANT" in expected_clauses(passing, {})[0]
+
+
+def test_a_summary_of_rulesets_with_no_case_and_of_every_ruleset_counted() -> None:
+    """summarise: a ruleset asked for with no case counted reaches nothing; without a list, every ruleset counted,
+    in the order first counted, an option variant under its preset (with the preset's own values); the engine's
+    declared values decide what is expected."""
+    empty = summarise(Coverage(), None, [preset("flip7")])[0]
+    assert (empty.reached, empty.least, empty.by_part) == ([], 0, {})
+    coverage = Coverage()
+    coverage.add(preset("vengeance"), "generated", ["V-DEAL"])
+    coverage.add(preset("flip7").with_options(target_score=50), "generated", ["F7-DEAL"])
+    summaries = summarise(coverage, {"set_aside_on_bust": ["discard"]})
+    assert [s.ruleset for s in summaries] == ["vengeance", "flip7"]
+    assert coverage.rulesets["flip7"] == preset("flip7")
+    assert "F7-SETASIDE-PASS-VARIANT" not in summaries[1].expected and summaries[1].reached == ["F7-DEAL"]
+    assert summaries[1].generated("F7-DEAL") == 1
+    scoring_only = RulesetCoverage("flip7", ("F7-DEAL",), {"F7-DEAL": 1}, {"scoring": {"F7-DEAL": 1}}, ())
+    assert scoring_only.generated("F7-DEAL") == 0
+
+
+def test_the_summary_names_each_unreached_clause_and_counts_one_clause_short_in_the_singular() -> None:
+    summary = RulesetCoverage("flip7", ("F7-DEAL", "F7-BUST", "F7-TIE"), {"F7-DEAL": 1}, {}, (),
+                              {"F7-TIE": "no tie in 30 candidates"})
+    assert coverage_lines([summary], aimed=3)[1:] == [
+        "  unreached: F7-BUST, F7-TIE",
+        "  1 clause short of 3 generated cases (-v or --min-coverage 3 lists them, with the reason)"]
+
+
+def test_a_ruleset_all_of_whose_cases_were_skipped_leaves_all_their_clauses_unchecked() -> None:
+    from types import SimpleNamespace
+
+    coverage = Coverage()
+    case = SimpleNamespace(id="game:v", ruleset=preset("vengeance"), level="game", clauses=("V-DEAL",),
+                           shortfalls={})
+    coverage.add_case(case, "generated")
+    coverage.skipped("game:v", "no vengeance")
+    assert coverage.left_unchecked("no vengeance") == ["V-DEAL"]

@@ -255,6 +255,7 @@ class _Weights:
     busts: defaultdict[int, int]
     flip7s: defaultdict[int, int]
     states: int = 0
+    ran_out: int = 0  # the weight of the rounds that drew the whole deck (among the scores of k = N)
 
 
 class _Budget:
@@ -293,7 +294,7 @@ def solitaire(deck: SolitaireDeck, stays: StayRule) -> SolitaireOutcome:
         # each ending over the positions its last card can take among the blanks.
         bare = SolitaireDeck(deck.numbers, deck.modifiers, 0, deck.flip7_bonus)
         weights = _program(bare, stays, budget)
-        return _outcome(bare.size, weights, _with_blanks(bare.size, deck.blanks, budget))
+        return _outcome(bare.size, weights, _with_blanks(bare.size, deck.blanks, budget), deck.size)
     return _outcome(deck.size, _program(deck, stays, budget), None)
 
 
@@ -355,6 +356,7 @@ def _program(deck: SolitaireDeck, stays: StayRule, budget: _Budget) -> _Weights:
     for (mask, mods, blanks), weight in layer.items():  # [F7-EMPTY-DECK] the whole deck drawn: the round ends
         hand = _hand([v for v in values if mask & value_bit[v]], mods, modifier_cards, blanks)
         weights.scores[(total, hand.round_score)] += weight
+        weights.ran_out += weight
     return weights
 
 
@@ -382,13 +384,11 @@ def _fallings(total: int, wanted: set[int]) -> dict[int, int]:
 
 def _with_blanks(others: int, blanks: int, budget: _Budget) -> Callable[[int], dict[int, Fraction]]:
     """For a deck of ``others`` cards plus ``blanks`` blanks: where the k-th non-blank card lies, as a
-    distribution of its position t (the negative hypergeometric law), or t = all cards when k = ``others``
-    (the deck ran out: every blank was drawn too)."""
+    distribution of its position t (the negative hypergeometric law; the last one, k = ``others``, may come
+    before blanks too: a round that ends on it draws no more)."""
     size = others + blanks
 
     def positions(k: int) -> dict[int, Fraction]:
-        if k >= others:
-            return {size: Fraction(1)}
         budget.spend(blanks + 1)
         ways = comb(size, others)
         return {t: Fraction(comb(t - 1, k - 1) * comb(size - t, others - k), ways)
@@ -397,11 +397,13 @@ def _with_blanks(others: int, blanks: int, budget: _Budget) -> Callable[[int], d
     return positions
 
 
-def _outcome(total: int, weights: _Weights, spread: Callable[[int], dict[int, Fraction]] | None
-             ) -> SolitaireOutcome:
+def _outcome(total: int, weights: _Weights, spread: Callable[[int], dict[int, Fraction]] | None,
+             size: int | None = None) -> SolitaireOutcome:
     """The probabilities of the endings; ``spread`` maps a count of non-blank cards to the distribution of
-    the cards actually drawn (None: the counts are the cards drawn)."""
-    denominators = _fallings(total, {k for k, _ in weights.scores} | set(weights.busts) | set(weights.flip7s))
+    the cards actually drawn (None: the counts are the cards drawn), except for a round that drew every
+    non-blank card without ending: it draws the blanks left too, all ``size`` cards."""
+    drawn = {k for k, _ in weights.scores} | set(weights.busts) | set(weights.flip7s)
+    denominators = _fallings(total, drawn | ({total} if weights.ran_out else set()))
     scores: defaultdict[int, Fraction] = defaultdict(Fraction)
     by_k: defaultdict[int, Fraction] = defaultdict(Fraction)
     for (k, points), weight in weights.scores.items():
@@ -416,6 +418,10 @@ def _outcome(total: int, weights: _Weights, spread: Callable[[int], dict[int, Fr
         bust += p
     flip7 = sum((Fraction(w, denominators[k]) for k, w in weights.flip7s.items()), Fraction(0))
     cards: defaultdict[int, Fraction] = defaultdict(Fraction)
+    if spread is not None and size is not None and weights.ran_out:
+        ran_out = Fraction(weights.ran_out, denominators[total])  # [F7-EMPTY-DECK] on to the last blank
+        cards[size] += ran_out
+        by_k[total] -= ran_out
     for k, p in by_k.items():
         for t, q in (spread(k) if spread is not None else {k: Fraction(1)}).items():
             cards[t] += p * q
