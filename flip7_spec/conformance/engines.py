@@ -23,6 +23,7 @@ from flip7_spec.outputs import fit_file_name, write_file
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure
 from flip7_spec.protocol.process import ProcessEngine
 from flip7_spec.trace.canonical import dumps_document
+from flip7_spec.trace.document import add_provenance
 from flip7_spec.user_modules import import_user_module
 
 
@@ -162,7 +163,7 @@ def _record_failure(small: dict[str, Any], case: Case, result: CaseResult, engin
     if again is not None:
         omits = SAVED_ERROR_OMITS if again.outcome == ERRORED else SAVED_FAILURE_OMITS
         record = {k: v for k, v in again.to_json().items() if k not in omits}
-        small["header"].setdefault("provenance", {})["failure"] = record
+        add_provenance(small, failure=record)
 
 
 TraceWriter = Callable[[Path, str], None]
@@ -195,7 +196,7 @@ def finish(engine: EngineAdapter, hello: dict[str, Any], case: Case, save: Path 
                 continue
             path = save / fit_file_name(saved_failure_name(case.id, str(result.level)))  # shell-safe, not too long
             if spec is not None:
-                small["header"].setdefault("provenance", {})["rerun"] = rerun_command(spec, path)
+                add_provenance(small, rerun=rerun_command(spec, path))
             try:
                 if writer is not None:
                     writer(path, dumps_document(small))

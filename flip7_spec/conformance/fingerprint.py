@@ -24,7 +24,7 @@ from flip7_spec.errors import ChanceError, Flip7Error
 from flip7_spec.misreadings import split_deviation
 from flip7_spec.outputs import write_file
 from flip7_spec.rulesets import Ruleset, preset
-from flip7_spec.trace.record import record_choices, trace_choices, trace_reshuffles
+from flip7_spec.trace.record import record_choices
 
 UNEXPLAINED = "unexplained"
 
@@ -316,14 +316,12 @@ def rerecorded(case: Case, fingerprint: Ruleset) -> Case:
     reference under the fingerprint's deviations, as far as its decisions and reshuffle orders still fit."""
     assert case.trace is not None
     ruleset = replace(case.ruleset, deviations=fingerprint.deviations)
-    header = case.trace["header"]
-    choices = trace_choices(case.trace)
-    reshuffles = trace_reshuffles(case.trace)
+    document = case.document
+    table, choices = document.table, document.choices
     for count in range(len(choices), -1, -1):
         try:
-            trace = record_choices(ruleset, header["players"], header["dealer"], header["deck"],
-                                   choices[:count], reshuffles, description=header.get("description"),
-                                   strict=False)
+            trace = record_choices(ruleset, table.players, table.dealer, table.deck, choices[:count],
+                                   document.reshuffles, description=document.description, strict=False)
             break
         except (ChanceError, Flip7Error):
             continue  # the decisions after this point need a reshuffle this reading plays differently

@@ -36,7 +36,7 @@ from flip7_spec.trace.compare import (
     differences,
     step_difference,
 )
-from flip7_spec.trace.record import trace_reshuffles
+from flip7_spec.trace.document import Table
 from flip7_spec.trace.schema import json_path
 
 
@@ -137,14 +137,6 @@ def run_scoring(engine: EngineAdapter, case: Case, sent: dict[str, Any] | None =
     return failure
 
 
-def _round_end_index(steps: list[dict[str, Any]]) -> int | None:
-    for index, step in enumerate(steps):
-        if "decision" in step and (step.get("scores") or any(e.get("event") == "round_end"
-                                                              for e in step.get("events", []))):
-            return index
-    return None
-
-
 def strip_options(observation: Any) -> Any:
     """The observation without its pending decision's legal choices (compared only at the legal level)."""
     if isinstance(observation, dict) and isinstance(observation.get("pending"), dict):
@@ -179,6 +171,17 @@ def differences_json(prefix: list[str | int], found: list[Difference]) -> list[d
             for d in found]
 
 
+def _compared_decisions(case: Case) -> tuple[int, int | None]:
+    """How many of the case's decisions are compared, and the one during which its round ends (a round case
+    compares up to the end of its first round, and only the totals there; None for a game case)."""
+    document = case.document
+    if case.level is Level.ROUND:
+        round_end = document.first_round_end()
+        if round_end is not None:
+            return round_end + 1, round_end
+    return len(document.decisions), None
+
+
 def run_trace(engine: EngineAdapter, case: Case, legal: bool, sent: dict[str, Any] | None = None
               ) -> list[CaseResult]:
     """Replay the case's trace on the engine, comparing observations; the first divergence fails it.
@@ -188,33 +191,24 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool, sent: dict[str, An
     game's judge of legal choices (:class:`_Judged`), after a divergence too. ``sent`` is the ruleset as the
     engine is sent it (:func:`~flip7_spec.protocol.declared.sent_ruleset`; default: every option).
     """
-    assert case.trace is not None
-    trace = case.trace
-    header = trace["header"]
-    steps = [s for s in trace["steps"] if "decision" in s]
-    indices = [i for i, s in enumerate(trace["steps"]) if "decision" in s]
-    end = len(steps)
-    round_end = None
-    if case.level is Level.ROUND:
-        found_end = _round_end_index(steps)
-        if found_end is not None:
-            round_end = found_end
-            end = found_end + 1
+    document = case.document
+    table = document.table
+    end, round_end = _compared_decisions(case)
     ruleset_json = case.ruleset.for_engine().to_json() if sent is None else sent  # the engine plays its own deviations
-    expected_all = [trace.get("start", {}).get("observation")] + [s.get("observation") for s in steps[:end]]
-    decisions = [{"player": s["decision"].get("player"), "kind": s["decision"].get("kind"),
-                  "choice": s["decision"]["choice"]} for s in steps[:end]]
+    expected_all = document.observations(end)
+    decisions = [{"player": s.player, "kind": s.kind, "choice": s.choice} for s in document.decisions[:end]]
     decisions = [{k: v for k, v in d.items() if v is not None} for d in decisions]
+    indices = [s.index for s in document.decisions]
     found_all: list[Any]
     stopped: Exception | None = None
-    reshuffles = trace_reshuffles(trace)
+    reshuffles = [list(order) for order in document.reshuffles]
     if isinstance(engine, ProcessEngine):
-        found_all, stopped = engine.play(ruleset_json, header["players"], header["dealer"], header["deck"],
+        found_all, stopped = engine.play(ruleset_json, table.players, table.dealer, list(table.deck),
                                          reshuffles, decisions)
     else:
         found_all = []
         try:
-            found_all.append(engine.start(ruleset_json, header["players"], header["dealer"], header["deck"],
+            found_all.append(engine.start(ruleset_json, table.players, table.dealer, list(table.deck),
                                           reshuffles))
             for d in decisions:
                 found_all.append(engine.decide(d["choice"], d.get("player"), d.get("kind")))
@@ -245,12 +239,12 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool, sent: dict[str, An
         if difference is None and legal and legal_problem is None:
             options_difference = step_difference(expected, found)
             if options_difference is not None:
-                legal_problem = _failure(case, Level.LEGAL, trace, step, step_index, prefix, options_difference,
-                                         expected, position)
+                legal_problem = _failure(case, Level.LEGAL, step_index, prefix, options_difference, expected,
+                                         position)
                 legal_problem.extra.update(observations)
                 legal_problem.extra["differences"] = differences_json(prefix, compared_differences(
                     expected, found, legal=True))
-                _explain(legal_problem, diagnose(case.ruleset, header, reshuffles, [d["choice"] for d in decisions],
+                _explain(legal_problem, diagnose(case.ruleset, table, reshuffles, [d["choice"] for d in decisions],
                                                  found_all, position, _projection(round_end, legal=True)))
         if difference is not None:
             problems = message_errors(observed, "observation")
@@ -259,13 +253,13 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool, sent: dict[str, An
                 raise EngineFailure(f"observation breaks the protocol at {at}: {problems[0]}",
                                     raw=json.dumps(observed)[:2000], at=position,
                                     in_sync=stopped is None or getattr(stopped, "in_sync", False))
-            failure = _failure(case, case.level, trace, step, step_index, prefix, difference, expected, position)
+            failure = _failure(case, case.level, step_index, prefix, difference, expected, position)
             failure.extra.update(observations)
             failure.extra["differences"] = differences_json(prefix, compared_differences(expected, found))
             choices = [d["choice"] for d in decisions]
-            follow = Follow(case.ruleset, header, reshuffles, choices, found_all, indices, _projection(round_end))
+            follow = Follow(case.ruleset, table, reshuffles, choices, found_all, indices, _projection(round_end))
             follow.fields[position] = len(failure.extra["differences"])
-            matches = diagnoses(case.ruleset, header, reshuffles, choices, found_all, position, follow.project)
+            matches = diagnoses(case.ruleset, table, reshuffles, choices, found_all, position, follow.project)
             path = follow.path(matches, position) if matches else follow.unexplained(position)
             _explain(failure, path.causes[0], path.supports[0], case.ruleset)
             failure.extra["causes"] = follow.causes_json(path)
@@ -273,7 +267,7 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool, sent: dict[str, An
             return [failure, *judged.results(legal_problem)]
     if stopped is not None:
         if legal_problem is None and is_reshuffle_problem(stopped):
-            return [_reshuffle_failure(case, header, reshuffles, decisions, found_all, indices, round_end, stopped)]
+            return [_reshuffle_failure(case, table, reshuffles, decisions, found_all, indices, round_end, stopped)]
         if legal_problem is None:
             raise _located(stopped, len(found_all))
         # The engine offered other choices, then refused one the rules allow: a rules failure at both levels.
@@ -309,11 +303,12 @@ def _observations(expected: Any, found: Any, totals: bool) -> dict[str, Any]:
     return out
 
 
-def _failure(case: Case, level: Level, trace: dict[str, Any], step: int | None, step_index: int | None,
-             prefix: list[str | int], difference: Any, expected: Any, position: int) -> CaseResult:
-    events = trace.get("start", {}).get("events", []) if step_index is None else \
-        trace["steps"][step_index].get("events", [])
-    decision = None if step_index is None else trace["steps"][step_index]["decision"]
+def _failure(case: Case, level: Level, step_index: int | None, prefix: list[str | int], difference: Any,
+             expected: Any, position: int) -> CaseResult:
+    document = case.document
+    events = document.events_at(position)
+    step = document.step_at(position)
+    decision = None if step is None else step.decision
     clause = blame(difference.path, events, Role.HIT_STAY, definition_of(case.ruleset), expected)
     where = json_path([*prefix, "observation", *difference.path])
     return CaseResult(case.id, level, FAIL, "observation differs", step=step_index, where=where,
@@ -328,8 +323,7 @@ class _Judged:
 
     def __init__(self, case: Case, reshuffles: list[list[str]], decisions: list[dict[str, Any]], found: list[Any],
                  indices: list[int], round_end: int | None, legal: bool) -> None:
-        assert case.trace is not None
-        self.case, self.trace, self.reshuffles, self.found = case, case.trace, reshuffles, found
+        self.case, self.reshuffles, self.found = case, reshuffles, found
         self.choices = [d["choice"] for d in decisions]
         self.indices, self.round_end = indices, round_end
         self.offer = first_illegal_offer(case.ruleset, found) if legal else None
@@ -344,13 +338,14 @@ class _Judged:
         step_index = None if position == 0 else self.indices[position - 1]
         prefix: list[str | int] = ["start"] if step_index is None else ["steps", step_index]
         where = json_path([*prefix, "observation", "pending", "options"])
-        decision = None if step_index is None else self.trace["steps"][step_index]["decision"]
+        step = case.document.step_at(position)
+        decision = None if step is None else step.decision
         failure = CaseResult(case.id, Level.LEGAL, FAIL, "the choices offered are not those the rules allow",
                              step=step_index, where=where, expected=offer.allowed, found=offer.offered,
                              clause=offer.clause, decision=decision, label=case.label, decisions=position)
         failure.extra.update(_observations(offer.allowed_observation(), offer.observation, False))
         failure.extra["differences"] = [{"where": where, "expected": offer.allowed, "found": offer.offered}]
-        diagnosis = diagnose(case.ruleset, self.trace["header"], self.reshuffles, self.choices, self.found,
+        diagnosis = diagnose(case.ruleset, case.document.table, self.reshuffles, self.choices, self.found,
                              position, _projection(self.round_end, legal=True))
         if diagnosis is not None:
             _explain(failure, diagnosis)
@@ -381,17 +376,11 @@ def reproduces_case(case: Case, ruleset: Ruleset) -> bool:
     if case.level is Level.SCORING:
         found = hand_score_or_none(ruleset, case.hand, case.busted)
         return found is not None and step_difference(case.expected, found) is None
-    assert case.trace is not None
-    trace = case.trace
-    steps = [s for s in trace["steps"] if "decision" in s]
-    end, round_end = len(steps), None
-    if case.level is Level.ROUND:
-        round_end = _round_end_index(steps)
-        if round_end is not None:
-            end = round_end + 1
-    expected = [trace.get("start", {}).get("observation")] + [s.get("observation") for s in steps[:end]]
-    choices = [s["decision"]["choice"] for s in steps[:end]]
-    seen = reference_observations(ruleset, trace["header"], trace_reshuffles(trace), choices, len(expected))
+    document = case.document
+    end, round_end = _compared_decisions(case)
+    expected = document.observations(end)
+    choices = document.choices[:end]
+    seen = reference_observations(ruleset, document.table, document.reshuffles, choices, len(expected))
     if len(seen) < len(expected):
         return False
     project = _projection(round_end)
@@ -399,7 +388,7 @@ def reproduces_case(case: Case, ruleset: Ruleset) -> bool:
                for at, (want, got) in enumerate(zip(expected, seen, strict=True)))
 
 
-def _reshuffle_failure(case: Case, header: dict[str, Any], reshuffles: list[list[str]],
+def _reshuffle_failure(case: Case, table: Table, reshuffles: list[list[str]],
                        decisions: list[dict[str, Any]], found: list[Any], indices: list[int],
                        round_end: int | None, stopped: Exception) -> CaseResult:
     """The engine could not use the reshuffle orders it was given: it reshuffles at another moment, or other
@@ -420,7 +409,7 @@ def _reshuffle_failure(case: Case, header: dict[str, Any], reshuffles: list[list
                          found=found_text,
                          clause=definition_of(case.ruleset).clause_of(Role.RESHUFFLE),
                          decision=decision, label=case.label, decisions=len(found) - 1)
-    diagnosis = diagnose_reshuffle(case.ruleset, header, reshuffles, [d["choice"] for d in decisions], found,
+    diagnosis = diagnose_reshuffle(case.ruleset, table, reshuffles, [d["choice"] for d in decisions], found,
                                    _projection(round_end))
     # One fact only (the reading needs another reshuffle there too): a possible reading, not a claim.
     at = len(found) - 1
@@ -487,15 +476,14 @@ def _errored(engine: EngineAdapter, case: Case, failure: EngineFailure) -> CaseR
     result = CaseResult(case.id, case.level, ERRORED, str(failure), raw=failure.raw, stderr=stderr,
                         label=case.label)
     if case.trace is not None and failure.at is not None:
-        steps = case.trace["steps"]
-        indices = [i for i, step in enumerate(steps) if "decision" in step]
+        document = case.document
         result.decisions = failure.at
         if failure.at == 0:
             result.where = json_path(["start"])
-        elif failure.at <= len(indices):
-            result.step = indices[failure.at - 1]
-            result.decision = steps[result.step]["decision"]
-            result.where = json_path(["steps", result.step])
+        elif (step := document.step_at(failure.at)) is not None:
+            result.step = step.index
+            result.decision = step.decision
+            result.where = json_path(["steps", step.index])
     elif case.level is Level.SCORING:
         result.extra.update(hand=list(case.hand), busted=case.busted, ruleset=case.ruleset.for_engine().to_json())
     return result
