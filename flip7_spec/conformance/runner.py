@@ -25,7 +25,6 @@ from flip7_spec.errors import ChanceError
 from flip7_spec.protocol import Level
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure, Skipped
 from flip7_spec.protocol.declared import sent_ruleset
-from flip7_spec.protocol.process import ProcessEngine
 from flip7_spec.protocol.schema import message_errors
 from flip7_spec.registry import Role, definition_of
 from flip7_spec.rulesets import Ruleset, preset
@@ -199,21 +198,9 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool, sent: dict[str, An
     decisions = [{"player": s.player, "kind": s.kind, "choice": s.choice} for s in document.decisions[:end]]
     decisions = [{k: v for k, v in d.items() if v is not None} for d in decisions]
     indices = [s.index for s in document.decisions]
-    found_all: list[Any]
-    stopped: Exception | None = None
     reshuffles = [list(order) for order in document.reshuffles]
-    if isinstance(engine, ProcessEngine):
-        found_all, stopped = engine.play(ruleset_json, table.players, table.dealer, list(table.deck),
-                                         reshuffles, decisions)
-    else:
-        found_all = []
-        try:
-            found_all.append(engine.start(ruleset_json, table.players, table.dealer, list(table.deck),
-                                          reshuffles))
-            for d in decisions:
-                found_all.append(engine.decide(d["choice"], d.get("player"), d.get("kind")))
-        except Exception as error:  # compare what came before the failure first
-            stopped = error
+    found_all, stopped = engine.play_game(ruleset_json, table.players, table.dealer, list(table.deck),
+                                          reshuffles, decisions)
     if not found_all and stopped is not None:
         raise _located(stopped, 0)  # the start itself failed or was skipped
     if isinstance(stopped, Skipped):  # after a started game: the protocol allows skipped for start and score only
@@ -471,8 +458,9 @@ def _errored(engine: EngineAdapter, case: Case, failure: EngineFailure) -> CaseR
     and the decision of the request that failed, ``where`` naming that step (``$.start`` for the start).
     A scoring case has no trace: it carries the hand, and the ruleset as sent, to ask the engine again."""
     stderr = failure.stderr
-    if isinstance(engine, ProcessEngine) and failure.at is not None:
-        stderr = engine.stderr_through(failure.at)
+    through = None if failure.at is None else engine.stderr_through(failure.at)
+    if through is not None:
+        stderr = through
     result = CaseResult(case.id, case.level, ERRORED, str(failure), raw=failure.raw, stderr=stderr,
                         label=case.label)
     if case.trace is not None and failure.at is not None:

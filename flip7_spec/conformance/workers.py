@@ -28,7 +28,6 @@ from flip7_spec.conformance import ERRORED
 from flip7_spec.conformance.cases import Case
 from flip7_spec.conformance.engines import EngineSpec, EngineUnusable, Outcome, finish, handshake
 from flip7_spec.conformance.runner import CaseResult
-from flip7_spec.protocol.process import ProcessEngine
 
 STOP_WAIT = 8.0
 """Seconds workers get to end their engines after SIGTERM before they are killed."""
@@ -71,10 +70,10 @@ def _worker_main(spec: EngineSpec, save: Path | None, conn: Connection) -> None:
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         if engine is not None:
-            if finished or not isinstance(engine, ProcessEngine):
+            if finished:
                 engine.close()  # the run is over: say quit
             else:
-                engine.restart()  # stopped mid-case: end the engine's process group at once
+                engine.abort()  # stopped mid-case: end the engine at once
 
 
 @dataclass

@@ -151,7 +151,7 @@ class ProcessEngine(EngineAdapter):
         self.stderr_tail: deque[str] = deque(maxlen=STDERR_LINES)
         self.seq = 0
         self.hello_result: dict[str, Any] | None = None
-        self._game: list[dict[str, Any]] = []  # the requests of the last game :meth:`play` sent
+        self._game: list[dict[str, Any]] = []  # the requests of the last game :meth:`play_game` sent
         self._game_failure: tuple[int, Skipped | EngineFailure] | None = None  # where and how it stopped
         self._uncut = False  # whether that failure's stderr may hold lines about requests sent after it
 
@@ -284,6 +284,9 @@ class ProcessEngine(EngineAdapter):
         self._reap()
 
     def restart(self) -> None:
+        self._reap()
+
+    def abort(self) -> None:
         self._reap()
 
     # ---- messages -------------------------------------------------------------------------------
@@ -523,9 +526,9 @@ class ProcessEngine(EngineAdapter):
             return observations, failure
         return observations, None
 
-    def play(self, ruleset: dict[str, Any], players: int, dealer: int, deck: Sequence[str],
-             reshuffles: Sequence[Sequence[str]], decisions: Sequence[dict[str, Any]]
-             ) -> tuple[list[Observation], Skipped | EngineFailure | None]:
+    def play_game(self, ruleset: dict[str, Any], players: int, dealer: int, deck: Sequence[str],
+                  reshuffles: Sequence[Sequence[str]], decisions: Sequence[dict[str, Any]]
+                  ) -> tuple[list[Observation], Exception | None]:
         """Start a game and apply ``decisions``, all pipelined. Returns the observations received in order
         (the start's first) and the failure that stopped them early (None when all came), so the
         observations before a failure can still be compared."""
@@ -542,7 +545,7 @@ class ProcessEngine(EngineAdapter):
         return observations, None
 
     def stderr_through(self, at: int) -> str:
-        """What the engine wrote to stderr up to its reply to request ``at`` of the last game :meth:`play` sent
+        """What the engine wrote to stderr up to its reply to request ``at`` of the last game :meth:`play_game` sent
         (0 its ``start``, k its k-th decision), and not about the requests after it: the failure's own excerpt
         when the game stopped there; else, when the engine wrote anything and requests followed that one, what
         it writes up to that reply when sent the game's requests again up to it (for a reply the runner finds

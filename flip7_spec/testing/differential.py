@@ -262,16 +262,7 @@ class DifferentialMachine(RuleBasedStateMachine):
         for index, choice in enumerate(self.choices):
             decision = self._decision_at(index)
             decisions.append({"choice": choice, "player": decision["player"], "kind": decision["kind"]})
-        observations: list[dict[str, Any]] = []
-        stopped: Exception | None = None
-        if isinstance(engine, ProcessEngine):
-            observations, stopped = engine.decide_many(decisions)
-        else:
-            try:
-                for d in decisions:
-                    observations.append(engine.decide(d["choice"], d["player"], d["kind"]))
-            except Exception as error:
-                stopped = error
+        observations, stopped = engine.decide_many(decisions)
         for index, observation in enumerate(observations):
             self._compare(index, observation)
         if stopped is not None:
