@@ -21,7 +21,7 @@ from flip7_spec.conformance import ERRORED, FAIL
 from flip7_spec.conformance.cases import Case
 from flip7_spec.conformance.runner import CaseResult
 from flip7_spec.protocol.process import NO_REPLY
-from flip7_spec.trace.document import TraceDocument
+from flip7_spec.trace.document import ChanceStep, TraceDocument
 from flip7_spec.trace.record import record_choices
 
 Check = Callable[[Case], list[CaseResult]]
@@ -31,7 +31,7 @@ def _isolate_round(case: Case, document: TraceDocument, step: int) -> dict[str, 
     """The failing round of ``document`` (its decisions up to its step ``step``) played again as the first
     round of a fresh game: its cards on top of the deck, the same Dealer and decisions. None when that cannot
     be done (a reshuffle happened, the failure is in the first round, the observations are missing)."""
-    if document.reshuffles and any(index <= step for index in _reshuffle_steps(document)):
+    if any(isinstance(s, ChanceStep) and s.index <= step for s in document.steps):
         return None
     decisions = [d for d in document.decisions if d.index <= step]
     if not decisions or document.start_observation is None:
@@ -55,12 +55,6 @@ def _isolate_round(case: Case, document: TraceDocument, step: int) -> dict[str, 
                               generator="flip7-spec conform (shrunk)")
     except Exception:
         return None
-
-
-def _reshuffle_steps(document: TraceDocument) -> list[int]:
-    """The places of the trace's chance steps among its steps."""
-    decided = {d.index for d in document.decisions}
-    return [i for i in range(document.step_count) if i not in decided]
 
 
 def shrinkable(result: CaseResult) -> bool:
@@ -104,7 +98,7 @@ def shrink(case: Case, result: CaseResult, check: Check) -> dict[str, Any]:
     if still_fails(cut):
         best = TraceDocument.of(cut)
     if result.step is not None:
-        isolated = _isolate_round(case, best, best.step_count - 1)
+        isolated = _isolate_round(case, best, len(best.steps) - 1)
         if isolated is not None and still_fails(isolated):
             best = TraceDocument.of(isolated)
     # Re-record so the saved trace is exactly what the reference says for these choices.

@@ -20,6 +20,7 @@ from flip7_spec.htmlreport.differences import Difference, Path, path_text
 from flip7_spec.htmlreport.model import Diagnosis, FailureInput, failure_from, shown_message
 from flip7_spec.htmlreport.steps import Window, decision_text, seat_namer, window
 from flip7_spec.htmlreport.tables import Seat, TableView, table, value_text
+from flip7_spec.trace.document import TraceDocument
 from flip7_spec.trace.show import describe_event
 
 
@@ -169,11 +170,11 @@ def failure_view(failure: FailureInput, number: int, limits: Limits = DEFAULT_LI
                  ) -> FailureView:
     """One failure drawn in full (with the game up to it when its trace is known and ``with_window``)."""
     prefix = f"f{number}-"
-    header = failure.trace.get("header") if failure.trace else None
-    seat = seat_namer(header)
+    document = TraceDocument.maybe(failure.trace) if failure.trace is not None else None
+    seat = seat_namer(document.names if document is not None else ())
     win = None
-    if failure.trace is not None and failure.hand is None and with_window:
-        win = window(failure.trace, failure.step, seat, prefix, limits.steps_before, limits.steps_after,
+    if document is not None and failure.hand is None and with_window:
+        win = window(document, failure.step, seat, prefix, limits.steps_before, limits.steps_after,
                      [d.path for d in failure.differences])
         if not win.steps:
             win = None

@@ -43,6 +43,7 @@ from flip7_spec.conformance import ERRORED, FAIL, OUTCOMES, PASS, SKIPPED
 from flip7_spec.conformance.runner import compared_differences
 from flip7_spec.htmlreport.differences import Difference, field_shape, in_observation, parse_path
 from flip7_spec.protocol import LEVELS
+from flip7_spec.trace.document import TraceDocument
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,9 +235,8 @@ def failure_from(record: Mapping[str, Any], trace: dict[str, Any] | None = None)
 
 def saved_failure(trace: Mapping[str, Any]) -> FailureInput | None:
     """The failure a trace saved by ``conform --save-failures`` records in ``header.provenance.failure``."""
-    header = trace.get("header")
-    provenance = header.get("provenance") if isinstance(header, Mapping) else None
-    record = provenance.get("failure") if isinstance(provenance, Mapping) else None
+    document = TraceDocument.maybe(dict(trace))
+    record = document.provenance.get("failure") if document is not None else None
     if not isinstance(record, Mapping):
         return None
     return failure_from(record, dict(trace))

@@ -14,6 +14,7 @@ from flip7_spec.htmlreport.failures import DEFAULT_LIMITS, FailureView, Limits, 
 from flip7_spec.htmlreport.model import Diagnosis, FailureInput, ReportInput, saved_failure
 from flip7_spec.htmlreport.steps import RoundView, decision_text, rounds, seat_namer
 from flip7_spec.htmlreport.tables import value_text
+from flip7_spec.trace.document import TraceDocument
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +95,8 @@ def error_view(failure: FailureInput, number: int) -> ErrorView:
     """One errored case as the page draws it."""
     at = ""
     if failure.step is not None:
-        seat = seat_namer(failure.trace.get("header") if failure.trace else None)
+        document = TraceDocument.maybe(failure.trace) if failure.trace is not None else None
+        seat = seat_namer(document.names if document is not None else ())
         decision = f": {decision_text(failure.decision, None, seat)}" if failure.decision else ""
         at = f"{step_words(failure.step)}{decision}"
     elif failure.where == "$.start":
@@ -286,8 +288,8 @@ def _ruleset_text(value: Any) -> str:
 
 def trace_page(trace: dict[str, Any], source: str, limits: Limits = DEFAULT_LIMITS) -> TracePage:
     """A trace's page, round by round (``trace`` already checked against the schema)."""
-    header = trace["header"]
-    seat = seat_namer(header)
+    document = TraceDocument.of(trace)
+    seat = seat_namer(document.names)
     failure = saved_failure(trace)
     view = None
     error = None
@@ -305,26 +307,26 @@ def trace_page(trace: dict[str, Any], source: str, limits: Limits = DEFAULT_LIMI
         def marks(entry: Any) -> tuple[Sequence[Path], str]:
             return (differing, "divergence") if entry.index == failure.step else ((), "")
 
-    drawn = rounds(trace, seat, "", marks)
+    drawn = rounds(document, seat, "", marks)
     if view is not None:
         at = next((s for r in drawn for s in r.steps if s.role == "divergence"), None)
         if at is not None:
             view.panel.previous, view.panel.next = at.previous, at.next
             view.panel.events = list(at.events)
             at.table = None  # drawn in the panel, both sides
-    players = header.get("players")
-    facts = [("ruleset", _ruleset_text(header.get("ruleset"))),
-             ("players", ", ".join(seat(i) for i in range(players)) if isinstance(players, int) else "?"),
-             ("Dealer of round 1", seat(header.get("dealer"))), ("source", source)]
-    if trace.get("rules_version"):
-        facts.append(("rules version", str(trace["rules_version"])))
-    if header.get("clauses"):
-        facts.append(("clauses", " ".join(str(c) for c in header["clauses"])))
-    provenance = {k: v for k, v in (header.get("provenance") or {}).items() if k != "failure"}
+    table = document.table
+    facts = [("ruleset", _ruleset_text(document.ruleset_json)),
+             ("players", ", ".join(seat(i) for i in range(table.players))),
+             ("Dealer of round 1", seat(table.dealer)), ("source", source)]
+    if document.rules_version:
+        facts.append(("rules version", document.rules_version))
+    if document.clauses:
+        facts.append(("clauses", " ".join(str(c) for c in document.clauses)))
+    provenance = {k: v for k, v in document.provenance.items() if k != "failure"}
     if provenance:
         facts.append(("provenance", value_text(provenance)))
-    deck = header.get("deck") or []
-    footer = trace.get("footer")
+    deck = list(table.deck)
+    footer = document.footer
     if footer is not None:
         winners = footer.get("winners", [])
         after = f" after {footer['rounds']} rounds" if "rounds" in footer else ""
@@ -334,7 +336,7 @@ def trace_page(trace: dict[str, Any], source: str, limits: Limits = DEFAULT_LIMI
     else:
         ending = "The trace ends here: a partial game (no footer)."
     title = "Saved error" if error is not None else "Saved failure" if failure is not None else "Trace"
-    return TracePage(f"{title}: {source}", header.get("description"), facts, [face(c) for c in deck[:24]],
+    return TracePage(f"{title}: {source}", document.description, facts, [face(c) for c in deck[:24]],
                      max(0, len(deck) - 24), drawn, ending, view, error)
 
 

@@ -51,14 +51,23 @@ class Table:
 
 
 @dataclass(frozen=True, slots=True)
+class ChanceStep:
+    """A chance step: the order (top first) of the reshuffle the next decision needs, and its place among the
+    trace's ``steps``."""
+
+    index: int
+    order: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class DecisionStep:
     """One decision step of a trace: its place among the trace's ``steps`` (``index``, the step number reports
-    give), the decision as written (who, what kind, the choice), its events and, when recorded, the
-    observation after it."""
+    give), the decision as written (who, what kind, the choice), its events (None when the trace does not
+    record them) and, when recorded, the observation after it."""
 
     index: int
     decision: dict[str, Any]
-    events: Sequence[Any]
+    events: Sequence[Any] | None
     observation: Any
     scores: Sequence[Any]
 
@@ -79,7 +88,8 @@ class DecisionStep:
     @property
     def ends_a_round(self) -> bool:
         """Whether a round ends during this step (it records round scores or a ``round_end`` event)."""
-        return bool(self.scores) or any(isinstance(e, dict) and e.get("event") == "round_end" for e in self.events)
+        return bool(self.scores) or any(isinstance(e, dict) and e.get("event") == "round_end"
+                                        for e in self.events or ())
 
     @property
     def round(self) -> int | None:
@@ -91,21 +101,23 @@ class DecisionStep:
 
 @dataclass(frozen=True, slots=True)
 class TraceDocument:
-    """A trace, typed (see the module's docstring). ``decisions`` are the decision steps in order; position
-    ``k`` of a game (0: after the start, ``k``: after ``k`` decisions) is ``decisions[k - 1]``."""
+    """A trace, typed (see the module's docstring). ``steps`` are its steps in order; ``decisions`` the
+    decision steps among them, so that position ``k`` of a game (0: after the start, ``k``: after ``k``
+    decisions) is ``decisions[k - 1]``; ``start_events`` is None when the trace does not record them."""
 
     document: dict[str, Any]
+    rules_version: str | None
     table: Table
     ruleset_json: Any
     description: str | None
     clauses: tuple[str, ...]
     provenance: dict[str, Any]
-    start_events: Sequence[Any]
+    start_events: Sequence[Any] | None
     start_observation: Any
+    steps: tuple[DecisionStep | ChanceStep, ...]
     decisions: tuple[DecisionStep, ...]
     reshuffles: tuple[tuple[str, ...], ...]
     footer: dict[str, Any] | None
-    step_count: int
 
     @classmethod
     def of(cls, document: Any) -> TraceDocument:
@@ -115,29 +127,43 @@ class TraceDocument:
             header = document["header"]
             steps = document["steps"]
             table = Table(int(header["players"]), int(header.get("dealer", 0)), tuple(header["deck"]))
-            decisions: list[DecisionStep] = []
-            reshuffles: list[tuple[str, ...]] = []
+            typed: list[DecisionStep | ChanceStep] = []
             for index, step in enumerate(steps):
                 if "decision" in step:
                     decision = step["decision"]
                     if not isinstance(decision, dict) or "choice" not in decision:
                         raise TraceShapeError(f"step {index}: a decision without a choice")
-                    decisions.append(DecisionStep(index, decision, step.get("events", ()), step.get("observation"),
-                                                  step.get("scores", ())))
+                    typed.append(DecisionStep(index, decision, step.get("events"), step.get("observation"),
+                                              step.get("scores", ())))
                 elif "reshuffle" in step:
-                    reshuffles.append(tuple(step["reshuffle"]))
+                    typed.append(ChanceStep(index, tuple(step["reshuffle"])))
+                else:
+                    raise TraceShapeError(f"step {index}: neither a decision nor a reshuffle")
+            decisions = tuple(d for d in typed if isinstance(d, DecisionStep))
+            reshuffles = tuple(c.order for c in typed if isinstance(c, ChanceStep))
             start = document.get("start") or {}
             description = header.get("description")
-            return cls(document=document, table=table, ruleset_json=header.get("ruleset"),
+            version = document.get("rules_version")
+            return cls(document=document, rules_version=version if isinstance(version, str) else None, table=table,
+                       ruleset_json=header.get("ruleset"),
                        description=description if isinstance(description, str) else None,
                        clauses=tuple(header.get("clauses") or ()), provenance=dict(header.get("provenance") or {}),
-                       start_events=start.get("events", ()), start_observation=start.get("observation"),
-                       decisions=tuple(decisions), reshuffles=tuple(reshuffles), footer=document.get("footer"),
-                       step_count=len(steps))
+                       start_events=start.get("events"), start_observation=start.get("observation"),
+                       steps=tuple(typed), decisions=decisions, reshuffles=reshuffles, footer=document.get("footer"))
         except TraceShapeError:
             raise
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise TraceShapeError(f"not shaped as a trace ({type(error).__name__}: {error})") from None
+
+    @classmethod
+    def maybe(cls, document: Any) -> TraceDocument | None:
+        """``document`` read, or None when it is not shaped as a trace (for readers that show what they can)."""
+        if isinstance(document, TraceDocument):
+            return document
+        try:
+            return cls.of(document)
+        except TraceShapeError:
+            return None
 
     @property
     def header(self) -> dict[str, Any]:
@@ -176,9 +202,16 @@ class TraceDocument:
         return ["start"] if step is None else ["steps", step.index]
 
     def events_at(self, position: int) -> Sequence[Any]:
-        """The events that led to ``position``: the first deal's at 0, else its decision step's."""
+        """The events that led to ``position``: the first deal's at 0, else its decision step's (none when the
+        trace does not record them)."""
         step = self.step_at(position)
-        return self.start_events if step is None else step.events
+        return (self.start_events if step is None else step.events) or ()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The players' names, when the header gives them (else empty)."""
+        names = self.header.get("names")
+        return tuple(str(n) for n in names) if isinstance(names, list) else ()
 
     def cut(self, step: int | None) -> dict[str, Any]:
         """The trace's JSON up to and including its step ``step`` (None: up to the first decision, exclusive),
