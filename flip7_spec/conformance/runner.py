@@ -22,17 +22,16 @@ from flip7_spec.conformance.diagnosis import (
 from flip7_spec.conformance.follow import Follow, Support, possibly
 from flip7_spec.conformance.legality import first_illegal_offer
 from flip7_spec.errors import ChanceError
+from flip7_spec.judge import compared_differences, differences_json, strip_options, totals_only
 from flip7_spec.protocol import Level
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure, Skipped
-from flip7_spec.protocol.declared import sent_ruleset
+from flip7_spec.protocol.declared import sent_ruleset, unsupported
 from flip7_spec.protocol.schema import message_errors
 from flip7_spec.registry import Role, definition_of
-from flip7_spec.rulesets import Ruleset, preset
+from flip7_spec.rulesets import Ruleset
 from flip7_spec.trace.compare import (
-    Difference,
     blame,
     canonical,
-    differences,
     step_difference,
 )
 from flip7_spec.trace.document import Table
@@ -77,45 +76,9 @@ BY_ENGINE = "engine"
 
 
 def support_problem(hello: dict[str, Any], case: Case) -> str | None:
-    """Why ``hello`` says the engine cannot run ``case`` (None when it can).
-
-    A declared option runs exactly the values declared (``[]`` runs none, not even the default); an option the
-    engine does not declare runs only the value of the preset its ruleset starts from.
-    """
-    if case.level not in hello.get("levels", []):
-        return f"the engine does not support the {case.level} level"
-    ruleset = case.ruleset
-    supported = hello.get("rulesets", [])
-    reference = _preset_or_none(ruleset.name)
-    if ruleset.name in supported and reference is not None:
-        base = reference
-    elif ruleset.base in supported:
-        base = preset(ruleset.base)
-    else:
-        return f"the engine does not implement the {ruleset.name} ruleset"
-    options = hello.get("options", {})
-    for name, value in ruleset.options().items():
-        declared = options.get(name)
-        if declared is None:
-            if not _same_value(value, getattr(base, name)):
-                return f"the engine does not declare {name} (only {base.name}'s {json.dumps(getattr(base, name))} runs)"
-        elif declared != "any" and not any(_same_value(value, v) for v in declared):
-            return f"the engine does not implement {name}={json.dumps(value)}"
-    if dict(ruleset.deck) != dict(base.deck) and not hello.get("decks", False):
-        return f"the engine does not take custom decks (ruleset {ruleset.name})"
-    return None
-
-
-def _same_value(a: Any, b: Any) -> bool:
-    """Equal as JSON values of the same type (``true`` is not ``1``)."""
-    return type(a) is type(b) and a == b
-
-
-def _preset_or_none(name: str) -> Ruleset | None:
-    try:
-        return preset(name)
-    except Exception:
-        return None
+    """Why ``hello`` says the engine cannot run ``case`` (None when it can): see
+    :func:`~flip7_spec.protocol.declared.unsupported`."""
+    return unsupported(hello, case.level, case.ruleset)
 
 
 def run_scoring(engine: EngineAdapter, case: Case, sent: dict[str, Any] | None = None) -> CaseResult:
@@ -134,40 +97,6 @@ def run_scoring(engine: EngineAdapter, case: Case, sent: dict[str, Any] | None =
         failure.extra["causes"] = [{**diagnosis.to_json(), "step": None}]
         failure.extra["deviations"] = list(diagnosis.ruleset.deviations if diagnosis.ruleset else ())
     return failure
-
-
-def strip_options(observation: Any) -> Any:
-    """The observation without its pending decision's legal choices (compared only at the legal level)."""
-    if isinstance(observation, dict) and isinstance(observation.get("pending"), dict):
-        pending = {k: v for k, v in observation["pending"].items() if k != "options"}
-        return {**observation, "pending": pending}
-    return observation
-
-
-def totals_only(observation: Any) -> Any:
-    """Only the players' totals (what a round case checks after its round has ended)."""
-    if isinstance(observation, dict) and isinstance(observation.get("players"), list):
-        return {"players": [{"total": p.get("total")} if isinstance(p, dict) else p
-                            for p in observation["players"]]}
-    return observation
-
-
-def compared_differences(expected: Any, found: Any, legal: bool = False, totals: bool = False) -> list[Difference]:
-    """Every field (as :func:`flip7_spec.trace.compare.differences` lists them, exact JSON: ``1``, ``1.0`` and
-    ``true`` differ) where two observations of one step differ as a case compares them: the legal choices only
-    at the ``legal`` level, the players' totals only when ``totals`` (a round case's last step). Empty exactly
-    when the case's comparison of that step passes."""
-    if totals:
-        expected, found = totals_only(expected), totals_only(found)
-    if not legal:
-        expected, found = strip_options(expected), strip_options(found)
-    return differences(expected, found)
-
-
-def differences_json(prefix: list[str | int], found: list[Difference]) -> list[dict[str, Any]]:
-    """The ``differences`` field of a result: each difference's JSON path in the trace, expected and found."""
-    return [{"where": json_path([*prefix, "observation", *d.path]), "expected": d.expected, "found": d.found}
-            for d in found]
 
 
 def _compared_decisions(case: Case) -> tuple[int, int | None]:

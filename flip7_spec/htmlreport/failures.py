@@ -14,12 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from flip7_spec.conformance import FAIL
 from flip7_spec.htmlreport.cards import CardFace, face
 from flip7_spec.htmlreport.differences import Difference, Path, path_text
 from flip7_spec.htmlreport.model import Diagnosis, FailureInput, failure_from, shown_message
 from flip7_spec.htmlreport.steps import Window, decision_text, seat_namer, window
 from flip7_spec.htmlreport.tables import Seat, TableView, table, value_text
+from flip7_spec.judge import FAIL
 from flip7_spec.trace.document import TraceDocument
 from flip7_spec.trace.show import describe_event
 

@@ -39,9 +39,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from flip7_spec.conformance import ERRORED, FAIL, OUTCOMES, PASS, SKIPPED
-from flip7_spec.conformance.runner import compared_differences
 from flip7_spec.htmlreport.differences import Difference, field_shape, in_observation, parse_path
+from flip7_spec.judge import ERRORED, FAIL, OUTCOMES, PASS, SKIPPED, compared_differences
 from flip7_spec.protocol import LEVELS
 from flip7_spec.trace.document import TraceDocument
 

@@ -7,13 +7,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from flip7_spec.conformance import ERRORED, FAIL, OUTCOMES, PASS, SKIPPED
 from flip7_spec.htmlreport.cards import CardFace, face
 from flip7_spec.htmlreport.differences import Path
 from flip7_spec.htmlreport.failures import DEFAULT_LIMITS, FailureView, Limits, failure_view, select_full, step_words
 from flip7_spec.htmlreport.model import Diagnosis, FailureInput, ReportInput, saved_failure
 from flip7_spec.htmlreport.steps import RoundView, decision_text, rounds, seat_namer
 from flip7_spec.htmlreport.tables import value_text
+from flip7_spec.judge import ERRORED, FAIL, OUTCOMES, PASS, SKIPPED
 from flip7_spec.trace.document import TraceDocument
 
 
