@@ -181,6 +181,15 @@ class TraceDocument:
         """The rounds the decision steps' observations show (at least 1)."""
         return max({d.round or 1 for d in self.decisions} | {1})
 
+    def game_at(self, ruleset: Ruleset, decisions: int | None = None, record: bool = False) -> Game:
+        """The reference under ``ruleset`` after the trace's first ``decisions`` decisions (default: all of
+        them), its reshuffle orders queued. Raises what the game raises for a decision or a reshuffle it
+        refuses (:class:`~flip7_spec.errors.Flip7Error`)."""
+        game, _ = self.table.new_game(ruleset, self.reshuffles, record=record)
+        for choice in self.choices[:decisions]:
+            game.apply(choice)
+        return game
+
     def observations(self, decisions: int | None = None) -> list[Any]:
         """The recorded observations after the start and after each of the first ``decisions`` decisions
         (default: all of them); None where the trace holds none."""
