@@ -29,7 +29,7 @@ from flip7_spec.cards import Card, Kind, Special
 from flip7_spec.games.vengeance.ruleset import VengeanceRuleset
 from flip7_spec.games.vengeance.symbolic.model import FLIP7_VALUES, VengeanceHand, domain_of
 from flip7_spec.symbolic import DEFAULT_TIMEOUT_MS
-from flip7_spec.symbolic.misreadings import CaseSearch, Misreading, smallest_case
+from flip7_spec.symbolic.misreadings import CaseSearch, SymbolicMisreading, smallest_case
 from flip7_spec.symbolic.terms import Expr, Scorer, total
 
 THIRTEEN: Final = 13
@@ -106,7 +106,7 @@ def ruleset_reading(ruleset: VengeanceRuleset) -> Reading:
 
 
 @dataclass(frozen=True)
-class VengeanceMisreading(Misreading[VengeanceHand]):
+class VengeanceMisreading(SymbolicMisreading[VengeanceHand]):
     """A wrong Vengeance scoring rule: ``reading`` gives both its Python scorer (``score``) and its z3 term
     over the Vengeance model (``symbolic``)."""
 
