@@ -41,7 +41,7 @@ from flip7_spec.conformance.report import (
     summary_lines,
 )
 from flip7_spec.conformance.runner import CaseResult
-from flip7_spec.conformance.session import Corpus, EngineSpec, EngineUnusable, Outcome, handshake, run
+from flip7_spec.conformance.session import Corpus, EngineSpec, EngineUnusable, FinishedCase, handshake, run
 from flip7_spec.conformance.smoke import smoke
 from flip7_spec.conformance.steer import DEFAULT_CAP, RUN_BUDGET
 from flip7_spec.conformance.verdict import broken_promise_lines, skip_reason_lines, unchecked_lines
@@ -342,7 +342,7 @@ def command(command: str | None, python: str | None, example_name: str | None, g
     keeper = TraceKeeper()
     passed: list[Case] = []  # the fingerprint's readings are checked against them
 
-    def on_outcome(outcome: Outcome) -> None:
+    def on_outcome(outcome: FinishedCase) -> None:
         collected.extend(outcome.results)
         if html_path is not None and outcome.case is not None:
             keeper.offer([r.to_json() for r in outcome.results if r.outcome == FAIL], outcome.case.trace)

@@ -131,7 +131,7 @@ def rerun_command(spec: EngineSpec, path: Path) -> str:
 
 
 @dataclass
-class Outcome:
+class FinishedCase:
     """One finished case, with the saved shrunk trace when it failed; ``case`` is kept only when a result
     failed (reports show the game up to the divergence)."""
 
@@ -171,7 +171,7 @@ TraceWriter = Callable[[Path, str], None]
 
 
 def finish(engine: EngineAdapter, hello: dict[str, Any], case: Case, save: Path | None,
-           spec: EngineSpec | None = None, writer: TraceWriter | None = None) -> Outcome:
+           spec: EngineSpec | None = None, writer: TraceWriter | None = None) -> FinishedCase:
     """Run one case; when it fails or errors and ``save`` is a folder, save its trace there (a generated game
     shrunk, a fixture as it is: outside a checkout the fixtures live in the installed package; a generated
     game the engine did not answer in time whole, as shrinking would wait for it again), with the failure or
@@ -207,4 +207,4 @@ def finish(engine: EngineAdapter, hello: dict[str, Any], case: Case, save: Path 
             except OSError as error:  # OutputError included: a full disk, a folder gone
                 result.shrunk = f"(not saved: {error})"
     decisions = sum(r.decisions for r in results if r.level != "legal")
-    return Outcome(results, decisions, case if any(r.outcome == FAIL for r in results) else None)
+    return FinishedCase(results, decisions, case if any(r.outcome == FAIL for r in results) else None)

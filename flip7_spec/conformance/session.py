@@ -26,7 +26,7 @@ from flip7_spec.conformance.engines import (
     SAVED_FAILURE_OMITS,
     EngineSpec,
     EngineUnusable,
-    Outcome,
+    FinishedCase,
     finish,
     handshake,
     rerun_command,
@@ -37,7 +37,7 @@ from flip7_spec.conformance.steer import BATCH, RUN_BUDGET, generated_and_aimed
 from flip7_spec.conformance.workers import WorkerPool
 from flip7_spec.rulesets import Ruleset
 
-__all__ = ["SAVED_FAILURE_OMITS", "Corpus", "EngineSpec", "EngineUnusable", "Outcome", "finish", "handshake",
+__all__ = ["SAVED_FAILURE_OMITS", "Corpus", "EngineSpec", "EngineUnusable", "FinishedCase", "finish", "handshake",
            "rerun_command", "run"]
 
 
@@ -175,8 +175,8 @@ class CasePool(Protocol):
 
     def hello(self) -> dict[str, Any]: ...
 
-    def run(self, cases: Iterator[Case], deliver: Callable[[Outcome], None],
-            finished: Callable[[Case, Outcome], None] | None = None) -> None: ...
+    def run(self, cases: Iterator[Case], deliver: Callable[[FinishedCase], None],
+            finished: Callable[[Case, FinishedCase], None] | None = None) -> None: ...
 
 
 KEPT_PASSED = 2_000
@@ -184,7 +184,7 @@ KEPT_PASSED = 2_000
 
 
 def run(spec: EngineSpec, corpus: Corpus, workers: int = 1, save: Path | None = None,
-        on_outcome: Callable[[Outcome], None] | None = None,
+        on_outcome: Callable[[FinishedCase], None] | None = None,
         on_start: Callable[[dict[str, Any], Corpus], None] | None = None,
         passed: list[Case] | None = None, pool: CasePool | None = None,
         campaign: Campaign | None = None, isolated: bool = False) -> tuple[dict[str, Any], list[CaseResult], int]:
@@ -223,7 +223,7 @@ def run(spec: EngineSpec, corpus: Corpus, workers: int = 1, save: Path | None = 
                 running[case.id] = case
             yield case
 
-    def collect(outcome: Outcome) -> None:
+    def collect(outcome: FinishedCase) -> None:
         nonlocal decisions
         results.extend(outcome.results)
         case = running.pop(outcome.results[0].case_id, None) if outcome.results else None
@@ -237,8 +237,8 @@ def run(spec: EngineSpec, corpus: Corpus, workers: int = 1, save: Path | None = 
         if on_outcome is not None:
             on_outcome(outcome)
 
-    def inline(cases: Iterator[Case], deliver: Callable[[Outcome], None],
-               finished: Callable[[Case, Outcome], None] | None = None) -> None:
+    def inline(cases: Iterator[Case], deliver: Callable[[FinishedCase], None],
+               finished: Callable[[Case, FinishedCase], None] | None = None) -> None:
         assert engine is not None
         for case in cases:
             outcome = finish(engine, hello, case, save, spec)
@@ -249,7 +249,7 @@ def run(spec: EngineSpec, corpus: Corpus, workers: int = 1, save: Path | None = 
     try:
         if on_start is not None:
             on_start(hello, corpus)
-        runner: Callable[[Iterator[Case], Callable[[Outcome], None], Callable[[Case, Outcome], None] | None],
+        runner: Callable[[Iterator[Case], Callable[[FinishedCase], None], Callable[[Case, FinishedCase], None] | None],
                          None] = inline
         if pool is not None:
             runner = pool.run

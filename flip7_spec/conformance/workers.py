@@ -26,7 +26,7 @@ from typing import Any
 
 from flip7_spec.conformance import ERRORED
 from flip7_spec.conformance.cases import Case
-from flip7_spec.conformance.engines import EngineSpec, EngineUnusable, Outcome, finish, handshake
+from flip7_spec.conformance.engines import EngineSpec, EngineUnusable, FinishedCase, finish, handshake
 from flip7_spec.conformance.runner import CaseResult
 
 STOP_WAIT = 8.0
@@ -106,15 +106,15 @@ class WorkerPool:
         self.workers.append(worker)
         return worker
 
-    def run(self, cases: Iterator[Case], deliver: Callable[[Outcome], None],
-            finished: Callable[[Case, Outcome], None] | None = None) -> None:
+    def run(self, cases: Iterator[Case], deliver: Callable[[FinishedCase], None],
+            finished: Callable[[Case, FinishedCase], None] | None = None) -> None:
         """Run every case of ``cases`` and pass each outcome to ``deliver`` in the order of the cases;
         ``finished``, when given, is told of each case as soon as it finishes, in any order.
 
         Workers are started as the cases need them, up to ``count``: a run of two cases starts at most
         two engines, whatever ``--workers`` says.
         """
-        waiting: dict[int, Outcome] = {}
+        waiting: dict[int, FinishedCase] = {}
         next_index = 0  # the next outcome to deliver
         queued: deque[tuple[int, Case]] = deque()  # cases taken from ``cases``, not yet sent to a worker
         taken = 0
@@ -203,7 +203,7 @@ class WorkerPool:
         result = CaseResult(case.id, case.level, ERRORED,
                             f"the worker process running this case died (exit code {worker.process.exitcode})",
                             label=case.label)
-        return "done", (worker.busy, Outcome([result], 0))
+        return "done", (worker.busy, FinishedCase([result], 0))
 
     def stop(self, graceful: bool) -> None:
         """End every worker and its engine, ``graceful``-ly (each is told the run is over and says quit to
