@@ -199,7 +199,6 @@ class _Reports:
     def write(self, results: list[CaseResult], meta: dict[str, Any], engine: str, keeper: TraceKeeper) -> None:
         """Write and commit every report and the protocol log (each whole or not at all)."""
         try:
-            self.commit_log()
             if self.json is not None:
                 self.json.write(json_report(results, meta))
                 self.json.commit()
@@ -209,6 +208,7 @@ class _Reports:
             if self.html is not None:
                 self.html.write(render_report(report_from(report_document(results, meta), keeper.traces)))
                 self.html.commit()
+            self.commit_log()
         finally:
             self.discard()
 
