@@ -165,11 +165,10 @@ def test_with_two_workers_each_record_is_whole_and_each_case_replays(tmp_path: P
 
 
 def test_the_log_holds_the_engines_stderr_and_its_error(tmp_path: Path) -> None:
-    """An engine that writes a line to stderr for each request and refuses the 4th decision of a game. The
-    HTML report of the same run draws the errored case's last agreeing table (below)."""
-    log_path, report_path, html_path = tmp_path / "log.jsonl", tmp_path / "report.json", tmp_path / "report.html"
+    """An engine that writes a line to stderr for each request and refuses the 4th decision of a game."""
+    log_path, report_path = tmp_path / "log.jsonl", tmp_path / "report.json"
     ran = conform("--engine", engine("error_at_decision", "4"), "--games", "1", "-p", "3", *QUICK,
-                  "--log-protocol", str(log_path), "--json", str(report_path), "--html", str(html_path))
+                  "--log-protocol", str(log_path), "--json", str(report_path))
     assert ran.code == 1, ran.output
     log = records(log_path)
     (errored, *_) = [r for r in read_json(report_path)["results"] if r["outcome"] == ERRORED]
