@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import shlex
+import shutil
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,6 +54,7 @@ from flip7_spec.interrupts import interruption
 from flip7_spec.limits import COVERAGE_AIM, GAMES, PLAYERS, WORKERS, check_game_size
 from flip7_spec.outputs import Output, check_distinct, check_target, reserve_folder
 from flip7_spec.play import check_reachable
+from flip7_spec.protocol import traffic
 from flip7_spec.rulesets import Ruleset, load_ruleset, preset_names
 from flip7_spec.trace.reader import read_traces
 from flip7_spec.trace.replay import ReplayStatus, replay
@@ -80,6 +83,22 @@ def _smoke(spec: EngineSpec) -> int:
     return EXIT_CHECK_FAILED if verdict is False else EXIT_OK
 
 
+def _smoke_logged(spec: EngineSpec, log_path: Path | None, inputs: list[Path]) -> int:
+    """:func:`_smoke`, with its lines written to ``log_path`` (``--log-protocol``) when given."""
+    if log_path is None:
+        return _smoke(spec)
+    check_distinct([(_ProtocolLog.WHAT, log_path)], inputs)
+    log = _ProtocolLog.reserve(log_path)
+    try:
+        log.start()
+        code = _smoke(spec)
+    except BaseException:
+        log.discard()
+        raise
+    log.commit()
+    return code
+
+
 def _rulesets(names: tuple[str, ...], player_counts: tuple[int, ...]) -> list[Ruleset] | None:
     """The rulesets given with ``--ruleset`` (None: those the engine declares), each within the limits for
     every player count."""
@@ -94,6 +113,55 @@ def _rulesets(names: tuple[str, ...], player_counts: tuple[int, ...]) -> list[Ru
     return rulesets or None
 
 
+class _ProtocolLog:
+    """The ``--log-protocol`` file (docs/protocol.md, "Seeing the traffic"), reserved before the run like the
+    reports. While the run goes on, each of its processes records its lines in a part of its own, in a hidden
+    folder beside the file (:mod:`flip7_spec.protocol.traffic`); at the end the parts are merged in time order
+    into the file, which is committed whole. It is kept when the engine cannot be used and when the run is
+    interrupted too: the lines exchanged until then are what it is for."""
+
+    WHAT = "--log-protocol"
+
+    def __init__(self, output: Output) -> None:
+        self.output = output
+        self.parts: Path | None = None
+
+    @classmethod
+    def reserve(cls, path: Path) -> _ProtocolLog:
+        """Reserve the file and make the folder of its parts (:class:`OutputError` if either cannot be)."""
+        log = cls(Output.reserve(path, cls.WHAT))
+        try:
+            log.parts = Path(tempfile.mkdtemp(dir=path.parent, prefix=f".{path.name[:100]}.", suffix=".parts"))
+        except OSError as error:
+            log.output.discard()
+            raise OutputError(f"cannot write {cls.WHAT} {path}: {(error.strerror or str(error)).lower()}") from None
+        return log
+
+    def start(self) -> None:
+        """Record this process's lines from now on (the workers it starts record theirs)."""
+        assert self.parts is not None
+        traffic.record_in(self.parts)
+
+    def commit(self) -> None:
+        """Stop recording, merge the parts into the file and commit it."""
+        traffic.stop()
+        try:
+            if self.parts is not None:
+                for line in traffic.merged(self.parts):
+                    self.output.write(line)
+            self.output.commit()
+        finally:
+            self.discard()
+
+    def discard(self) -> None:
+        """Stop recording and give the file up (nothing if it was committed); remove the parts."""
+        traffic.stop()
+        self.output.discard()
+        if self.parts is not None:
+            shutil.rmtree(self.parts, ignore_errors=True)
+            self.parts = None
+
+
 @dataclass
 class _Reports:
     """The outputs of a run, reserved before it starts (see :mod:`flip7_spec.outputs`)."""
@@ -101,11 +169,14 @@ class _Reports:
     json: Output | None = None
     junit: Output | None = None
     html: Output | None = None
+    log: _ProtocolLog | None = None
 
     @classmethod
     def reserve(cls, json_path: Path | None, junit_xml: Path | None, html_path: Path | None,
-                save_failures: Path | None, inputs: list[Path], fingerprint: Path | None = None) -> _Reports:
-        named = (("--json", json_path), ("--junit-xml", junit_xml), ("--html", html_path))
+                save_failures: Path | None, inputs: list[Path], fingerprint: Path | None = None,
+                log_path: Path | None = None) -> _Reports:
+        named = (("--json", json_path), ("--junit-xml", junit_xml), ("--html", html_path),
+                 (_ProtocolLog.WHAT, log_path))
         outputs = [(what, path) for what, path in named if path is not None]
         if fingerprint is not None:  # written after the run, so checked now: every name it may be written to
             outputs.extend(("--fingerprint", path) for path in _fingerprint_names(fingerprint))
@@ -119,13 +190,14 @@ class _Reports:
             reports.json = Output.reserve(json_path, "--json") if json_path is not None else None
             reports.junit = Output.reserve(junit_xml, "--junit-xml") if junit_xml is not None else None
             reports.html = Output.reserve(html_path, "--html") if html_path is not None else None
+            reports.log = _ProtocolLog.reserve(log_path) if log_path is not None else None
         except OutputError:
             reports.discard()
             raise
         return reports
 
     def write(self, results: list[CaseResult], meta: dict[str, Any], engine: str, keeper: TraceKeeper) -> None:
-        """Write and commit every report (each whole or not at all)."""
+        """Write and commit every report and the protocol log (each whole or not at all)."""
         try:
             if self.json is not None:
                 self.json.write(json_report(results, meta))
@@ -136,11 +208,17 @@ class _Reports:
             if self.html is not None:
                 self.html.write(render_report(report_from(report_document(results, meta), keeper.traces)))
                 self.html.commit()
+            self.commit_log()
         finally:
             self.discard()
 
+    def commit_log(self) -> None:
+        """Merge and commit the protocol log, if one was asked for."""
+        if self.log is not None:
+            self.log.commit()
+
     def discard(self) -> None:
-        for output in (self.json, self.junit, self.html):
+        for output in (self.json, self.junit, self.html, self.log):
             if output is not None:
                 output.discard()
 
@@ -248,6 +326,13 @@ def _inputs(ruleset_names: tuple[str, ...], fixtures: Path | None, traces: tuple
                    f"spent); default: aim for 3 with a budget of {RUN_BUDGET} candidates split among the "
                    "rulesets, counting the short clauses; "
                    "0: no aimed games")
+@click.option("--log-protocol", "log_path", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+              help="write every line sent to and received from the engine, and each line it writes to stderr, to "
+                   "FILE: JSON Lines, one record a line, {t, worker, engine, case, dir, line} (t: UTC time; worker: "
+                   "0 this process, N the N-th -j worker; engine: its pid; case: the case id, null for the handshake; "
+                   "dir: send, recv or stderr); in time order, kept when the run stops early; also at DEBUG on the "
+                   "Python logger flip7_spec.protocol (docs/protocol.md, \"Seeing the traffic\"); not with --python "
+                   "or --cluster")
 @click.option("--smoke", is_flag=True, help="only the handshake and one whole short game (is the adapter right?)")
 @click.option("--no-cache", is_flag=True,
               help="search the scoring hands with z3 again instead of reading the shipped or cached results")
@@ -262,7 +347,7 @@ def command(command: str | None, python: str | None, example_name: str | None, g
             workers: int, save_failures: Path | None, json_path: Path | None, junit_xml: Path | None, smoke: bool,
             html_path: Path | None, fingerprint_path: Path | None, no_cache: bool, verbose: bool, quiet: bool,
             progress: bool | None, min_coverage: int | None, cluster: str | None = None,
-            campaign: Path | None = None) -> None:
+            campaign: Path | None = None, log_path: Path | None = None) -> None:
     """Run the conformance corpus against an engine and report where it breaks the rules.
 
     The corpus: scoring cases (official examples and hands z3 found to catch known misreadings), the
@@ -299,8 +384,13 @@ def command(command: str | None, python: str | None, example_name: str | None, g
     if fingerprint_path is not None and fingerprint_path.suffix.lower() not in (".json", ".toml"):
         raise click.BadParameter(f"{fingerprint_path}: a fingerprint is a ruleset file: give a .json or .toml name",
                                  param_hint="--fingerprint")
+    if log_path is not None and (python is not None or cluster is not None):
+        elsewhere = "--python runs the engine in this process" if python is not None else \
+            "--cluster runs the engines on the cluster's machines"
+        raise click.UsageError(f"--log-protocol records the lines exchanged with engine processes on this machine: "
+                               f"{elsewhere}")
     if smoke:
-        raise click.exceptions.Exit(_smoke(spec))
+        raise click.exceptions.Exit(_smoke_logged(spec, log_path, _inputs((), None, (), command, python)))
     if cluster is not None and workers > 1:
         raise click.UsageError("--workers runs engines on this machine and --cluster on the cluster's workers: "
                                "choose one")
@@ -323,7 +413,7 @@ def command(command: str | None, python: str | None, example_name: str | None, g
         opened = open_campaign(click.get_current_context(), campaign)
         stack.callback(opened.close)
     try:
-        reports = _Reports.reserve(json_path, junit_xml, html_path, save_failures, inputs, fingerprint_path)
+        reports = _Reports.reserve(json_path, junit_xml, html_path, save_failures, inputs, fingerprint_path, log_path)
     except BaseException:
         stack.close()
         raise
@@ -345,7 +435,7 @@ def command(command: str | None, python: str | None, example_name: str | None, g
     def on_outcome(outcome: FinishedCase) -> None:
         collected.extend(outcome.results)
         if html_path is not None and outcome.case is not None:
-            keeper.offer([r.to_json() for r in outcome.results if r.outcome == FAIL], outcome.case.trace)
+            keeper.offer([r.to_json() for r in outcome.results if r.outcome in (FAIL, ERRORED)], outcome.case.trace)
         for result in outcome.results:
             if result.outcome in (FAIL, ERRORED) or (result.outcome == SKIPPED and verbose):
                 for line in describe(result):
@@ -357,6 +447,8 @@ def command(command: str | None, python: str | None, example_name: str | None, g
     hello: dict[str, Any] = {}
     decisions = 0
     try:
+        if reports.log is not None:
+            reports.log.start()
         with stack:
             pool = None
             if cluster is not None:
@@ -366,6 +458,7 @@ def command(command: str | None, python: str | None, example_name: str | None, g
                                       isolated=python is not None)
     except EngineUnusable as error:
         bar.close()
+        reports.commit_log()  # the handshake's lines: what shows why the engine cannot be used
         reports.discard()
         say(f"flip7-spec: error: {error}", err=True)
         for line in error.details:

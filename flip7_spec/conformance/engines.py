@@ -133,7 +133,7 @@ def rerun_command(spec: EngineSpec, path: Path) -> str:
 @dataclass
 class FinishedCase:
     """One finished case, with the saved shrunk trace when it failed; ``case`` is kept only when a result
-    failed (reports show the game up to the divergence)."""
+    failed or errored (reports show the game up to the divergence, or the step before the error)."""
 
     results: list[CaseResult]
     decisions: int
@@ -207,4 +207,4 @@ def finish(engine: EngineAdapter, hello: dict[str, Any], case: Case, save: Path 
             except OSError as error:  # OutputError included: a full disk, a folder gone
                 result.shrunk = f"(not saved: {error})"
     decisions = sum(r.decisions for r in results if r.level != "legal")
-    return FinishedCase(results, decisions, case if any(r.outcome == FAIL for r in results) else None)
+    return FinishedCase(results, decisions, case if any(r.outcome in (FAIL, ERRORED) for r in results) else None)

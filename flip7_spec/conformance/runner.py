@@ -166,9 +166,11 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool, sent: dict[str, An
             problems = message_errors(observed, "observation")
             if problems:
                 at = "the start" if step_index is None else f"step {step_index}"
-                raise EngineFailure(f"observation breaks the protocol at {at}: {problems[0]}",
-                                    raw=json.dumps(observed)[:2000], at=position,
-                                    in_sync=stopped is None or getattr(stopped, "in_sync", False))
+                broken = EngineFailure(f"observation breaks the protocol at {at}: {problems[0]}",
+                                       raw=json.dumps(observed)[:2000], at=position,
+                                       in_sync=stopped is None or getattr(stopped, "in_sync", False))
+                broken.agreed = _last_agreed(expected_all, found_all, position)
+                raise broken
             failure = _failure(case, case.level, step_index, prefix, difference, expected, position)
             failure.extra.update(observations)
             failure.extra["differences"] = differences_json(prefix, compared_differences(expected, found))
@@ -185,7 +187,10 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool, sent: dict[str, An
         if legal_problem is None and is_reshuffle_problem(stopped):
             return [_reshuffle_failure(case, table, reshuffles, decisions, found_all, indices, round_end, stopped)]
         if legal_problem is None:
-            raise _located(stopped, len(found_all))
+            located = _located(stopped, len(found_all))
+            if isinstance(located, EngineFailure):
+                located.agreed = _last_agreed(expected_all, found_all, len(found_all))
+            raise located
         # The engine offered other choices, then refused one the rules allow: a rules failure at both levels.
         refused = CaseResult(case.id, case.level, FAIL, f"the engine refused a legal choice: {stopped}",
                              step=legal_problem.step, where=legal_problem.where, expected=legal_problem.expected,
@@ -208,6 +213,16 @@ def _located(error: Exception, at: int) -> Exception:
     failure = error if isinstance(error, EngineFailure) else EngineFailure(f"{type(error).__name__}: {error}")
     failure.at = at
     return failure
+
+
+def _last_agreed(expected: list[Any], found: list[Any], before: int) -> tuple[int, Any] | None:
+    """The last place before ``before`` whose observation the case compared, and the engine's observation there
+    (every compared place before a failure agreed, or the case would have failed there); None when the case
+    compared none (the trace records no observation there)."""
+    for position in range(min(before, len(found)) - 1, -1, -1):
+        if position < len(expected) and expected[position] is not None:
+            return position, found[position]
+    return None
 
 
 def _observations(expected: Any, found: Any, totals: bool) -> dict[str, Any]:
@@ -385,7 +400,10 @@ def _errored(engine: EngineAdapter, case: Case, failure: EngineFailure) -> CaseR
     """An errored result: the engine's message, raw reply and stderr excerpt (up to the failing reply), and
     where the error came. In a trace case, as for a failure, the step (its index in the trace's ``steps``)
     and the decision of the request that failed, ``where`` naming that step (``$.start`` for the start).
-    A scoring case has no trace: it carries the hand, and the ruleset as sent, to ask the engine again."""
+    A scoring case has no trace: it carries the hand, and the ruleset as sent, to ask the engine again.
+    A trace case that errored after the engine answered part of its game carries ``last_agreed``: the last
+    observation the engine and the reference agreed on before the error, its step (None: the start) and
+    its JSON path in the trace, so that a report shows the table as it stood (:func:`last_agreed_json`)."""
     stderr = failure.stderr
     through = None if failure.at is None else engine.stderr_through(failure.at)
     if through is not None:
@@ -401,13 +419,33 @@ def _errored(engine: EngineAdapter, case: Case, failure: EngineFailure) -> CaseR
             result.step = step.index
             result.decision = step.decision
             result.where = json_path(["steps", step.index])
+        if failure.agreed is not None:
+            result.extra["last_agreed"] = last_agreed_json([d.index for d in document.decisions], *failure.agreed)
     elif case.level is Level.SCORING:
         result.extra.update(hand=list(case.hand), busted=case.busted, ruleset=case.ruleset.for_engine().to_json())
     return result
 
 
+def last_agreed_json(indices: list[int], position: int, observation: Any) -> dict[str, Any]:
+    """An errored result's ``last_agreed``: the observation at ``position`` of the game (0 the start, k after
+    its k-th decision, which is the trace's step ``indices[k - 1]``), its ``step`` (None for the start) and
+    ``where`` (its JSON path in the trace)."""
+    step = None if position == 0 else indices[position - 1]
+    prefix: list[str | int] = ["start"] if step is None else ["steps", step]
+    return {"step": step, "where": json_path([*prefix, "observation"]), "observation": observation}
+
+
 def run_case(engine: EngineAdapter, case: Case, hello: dict[str, Any]) -> list[CaseResult]:
-    """Run one case; never raises for anything the engine does (crash, hang, garbage, exception)."""
+    """Run one case; never raises for anything the engine does (crash, hang, garbage, exception). The engine
+    is told the case's id while it runs it (a process engine's traffic records it)."""
+    engine.case = case.id
+    try:
+        return _run_case(engine, case, hello)
+    finally:
+        engine.case = None
+
+
+def _run_case(engine: EngineAdapter, case: Case, hello: dict[str, Any]) -> list[CaseResult]:
     started = time.perf_counter()
     problem = support_problem(hello, case)
     if problem is not None:

@@ -7,6 +7,10 @@ the parent sends each worker SIGTERM, on which the worker ends its engine's proc
 worker that does not exit in time is killed, and so is the last engine process group it reported. A
 worker that dies on its own (an in-process engine that crashed it) errors the case it was running, and a
 new worker takes its place when there is work for it. Workers start only as the cases need them.
+
+Workers are numbered from 1 in the order they start (a replacement takes the next number): the protocol
+traffic (:mod:`flip7_spec.protocol.traffic`) names each line's worker, and a recording gets one part per
+worker, written by that worker alone.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from flip7_spec.conformance import ERRORED
 from flip7_spec.conformance.cases import Case
 from flip7_spec.conformance.engines import EngineSpec, EngineUnusable, FinishedCase, finish, handshake
 from flip7_spec.conformance.runner import CaseResult
+from flip7_spec.protocol import traffic
 
 STOP_WAIT = 8.0
 """Seconds workers get to end their engines after SIGTERM before they are killed."""
@@ -45,10 +50,11 @@ def _on_term(number: int, frame: FrameType | None) -> None:
     raise _Stop
 
 
-def _worker_main(spec: EngineSpec, save: Path | None, conn: Connection) -> None:
+def _worker_main(spec: EngineSpec, save: Path | None, conn: Connection, number: int = 0) -> None:
     """A worker's life: handshake, then run each case it is sent until it is sent None or told to stop."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _on_term)
+    traffic.become_worker(number)
     engine = None
     finished = False
     try:
@@ -74,6 +80,7 @@ def _worker_main(spec: EngineSpec, save: Path | None, conn: Connection) -> None:
                 engine.close()  # the run is over: say quit
             else:
                 engine.abort()  # stopped mid-case: end the engine at once
+        traffic.stop()  # its part of a recording written whole
 
 
 @dataclass
@@ -96,10 +103,13 @@ class WorkerPool:
         self.context = multiprocessing.get_context("fork")
         self.workers: list[_Worker] = []
         self.replaced = 0
+        self.started = 0
 
     def _start_worker(self) -> _Worker:
         parent, child = self.context.Pipe()
-        process = self.context.Process(target=_worker_main, args=(self.spec, self.save, child), daemon=True)
+        self.started += 1
+        process = self.context.Process(target=_worker_main, args=(self.spec, self.save, child, self.started),
+                                       daemon=True)
         process.start()
         child.close()
         worker = _Worker(process, parent)

@@ -19,7 +19,7 @@ from flip7_spec.htmlreport.differences import Difference, Path, path_text
 from flip7_spec.htmlreport.model import Diagnosis, FailureInput, failure_from, shown_message
 from flip7_spec.htmlreport.steps import Window, decision_text, seat_namer, window
 from flip7_spec.htmlreport.tables import Seat, TableView, table, value_text
-from flip7_spec.judge import FAIL
+from flip7_spec.judge import ERRORED, FAIL
 from flip7_spec.trace.document import TraceDocument
 from flip7_spec.trace.show import describe_event
 
@@ -213,12 +213,19 @@ class TraceKeeper:
         self.traces: dict[str, dict[str, Any]] = {}
         self._per_cause: Counter[str] = Counter()
         self._kept = 0
+        self._errors = 0
 
     def offer(self, records: Sequence[dict[str, Any]], trace: dict[str, Any] | None) -> None:
-        """Keep ``trace`` if one of the failing ``records`` (a case's results as JSON) will be drawn in full."""
+        """Keep ``trace`` if one of the failing ``records`` (a case's results as JSON) will be drawn in full,
+        or one of its errored ones with its last agreeing observation (the first ``full_failures`` errors)."""
         if trace is None:
             return
         for record in records:
+            if record.get("outcome") == ERRORED:  # the errors are counted in the order the page numbers them
+                self._errors += 1
+                if self._errors <= self.limits.full_failures and record.get("last_agreed") is not None:
+                    self.traces[str(record.get("case_id"))] = trace
+                continue
             if record.get("outcome") != FAIL or self._kept >= self.limits.full_failures:
                 continue
             key = failure_from(record).cause_key

@@ -25,6 +25,8 @@ result field               used for
 ``shrunk``                 the saved shrunk trace (a saved failure or errored case)
 ``message`` ``label``      what failed, what the case catches
 ``raw`` ``stderr``         an errored case's reply and the engine's stderr up to that reply
+``last_agreed``            an errored case's last observation the engine and the reference agreed on:
+                           ``{step, where, observation}`` (``step`` null: the start)
 =========================  ============================================================================
 
 The report's own fields: ``engine``, ``hello``, ``seed``, ``games``, ``seconds``, ``decisions``,
@@ -56,6 +58,15 @@ class Diagnosis:
     """The line as the report gives it (a result's message repeats it)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Agreed:
+    """The last observation an engine and the reference agreed on before the engine errored, and its step
+    (None: the start)."""
+
+    step: int | None
+    observation: dict[str, Any]
+
+
 @dataclass(slots=True)
 class FailureInput:
     """One failed or errored result (see the module's table for where each field comes from)."""
@@ -82,6 +93,7 @@ class FailureInput:
     compared: str | None = None
     diagnosis: Diagnosis | None = None
     cause: str | None = None
+    last_agreed: Agreed | None = None
     trace: dict[str, Any] | None = None
     """The reference's trace of the case (or the saved shrunk trace), when known: the game up to the
     divergence is drawn from it."""
@@ -214,6 +226,13 @@ def _dict_or_none(value: Any) -> dict[str, Any] | None:
     return dict(value) if isinstance(value, Mapping) else None
 
 
+def _agreed(value: Any) -> Agreed | None:
+    """An errored result's ``last_agreed`` (``{step, where, observation}``), when it holds an observation."""
+    if not isinstance(value, Mapping) or not isinstance(value.get("observation"), Mapping):
+        return None
+    return Agreed(_int_or_none(value.get("step")), dict(value["observation"]))
+
+
 def failure_from(record: Mapping[str, Any], trace: dict[str, Any] | None = None) -> FailureInput:
     """A :class:`FailureInput` from one result of a report (or a saved failure's record)."""
     hand = record.get("hand")
@@ -229,7 +248,7 @@ def failure_from(record: Mapping[str, Any], trace: dict[str, Any] | None = None)
         expected_observation=_dict_or_none(record.get("expected_observation")),
         found_observation=_dict_or_none(record.get("found_observation")),
         compared=_text(record.get("compared")), diagnosis=diagnosis_from(record.get("diagnosis")),
-        cause=_text(record.get("cause")), trace=trace)
+        cause=_text(record.get("cause")), last_agreed=_agreed(record.get("last_agreed")), trace=trace)
 
 
 def saved_failure(trace: Mapping[str, Any]) -> FailureInput | None:
@@ -320,5 +339,5 @@ def saved_traces(document: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     return out
 
 
-__all__ = ["Diagnosis", "Difference", "FailureInput", "ReportInput", "Skip", "diagnosis_from", "failure_from",
+__all__ = ["Agreed", "Diagnosis", "Difference", "FailureInput", "ReportInput", "Skip", "diagnosis_from", "failure_from",
            "is_report", "parse_path", "report_from", "saved_failure", "saved_traces", "shown_message", "untagged"]

@@ -4,17 +4,18 @@ coverage, skips by reason, the failures, errors) and a trace's page (its header 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from flip7_spec.htmlreport.cards import CardFace, face
 from flip7_spec.htmlreport.differences import Path
 from flip7_spec.htmlreport.failures import DEFAULT_LIMITS, FailureView, Limits, failure_view, select_full, step_words
-from flip7_spec.htmlreport.model import Diagnosis, FailureInput, ReportInput, saved_failure
-from flip7_spec.htmlreport.steps import RoundView, decision_text, rounds, seat_namer
-from flip7_spec.htmlreport.tables import value_text
+from flip7_spec.htmlreport.model import Agreed, Diagnosis, FailureInput, ReportInput, saved_failure
+from flip7_spec.htmlreport.steps import RoundView, decision_text, entries, rounds, seat_namer
+from flip7_spec.htmlreport.tables import TableView, table, value_text
 from flip7_spec.judge import ERRORED, FAIL, OUTCOMES, PASS, SKIPPED
 from flip7_spec.trace.document import TraceDocument
+from flip7_spec.trace.show import describe_event
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +71,8 @@ class CountRow:
 @dataclass(frozen=True, slots=True)
 class ErrorView:
     """One errored case: what went wrong, where (the step and its decision, or the hand of a scoring case),
-    the raw reply, the engine's stderr up to that reply (its last lines), and the saved trace."""
+    the last observation the engine and the reference agreed on before it, the raw reply, the engine's stderr
+    up to that reply (its last lines), and the saved trace."""
 
     number: int
     anchor: str
@@ -85,14 +87,21 @@ class ErrorView:
     shrunk: str | None = None
     hand: list[CardFace] | None = None
     busted: bool = False
+    agreed: TableView | None = None
+    """The last observation both sides agreed on, drawn as a failure's tables are."""
+    agreed_at: str = ""
+    """Where that was: ``step 11: seat 1: hit`` or ``the start``."""
+    agreed_events: list[str] = field(default_factory=list)
+    """What the reference's trace says happened at that step, when the trace is known."""
 
 
 STDERR_SHOWN = 12
 """The last lines of an errored case's stderr excerpt the page shows (the JSON report has the excerpt whole)."""
 
 
-def error_view(failure: FailureInput, number: int) -> ErrorView:
-    """One errored case as the page draws it."""
+def error_view(failure: FailureInput, number: int, agreed: bool = True) -> ErrorView:
+    """One errored case as the page draws it (with the last observation both sides agreed on, when the
+    result holds one and ``agreed``)."""
     at = ""
     if failure.step is not None:
         document = TraceDocument.maybe(failure.trace) if failure.trace is not None else None
@@ -101,9 +110,29 @@ def error_view(failure: FailureInput, number: int) -> ErrorView:
         at = f"{step_words(failure.step)}{decision}"
     elif failure.where == "$.start":
         at = "the start"
+    drawn, agreed_at, events = None, "", list[str]()
+    if failure.last_agreed is not None and agreed:
+        drawn, agreed_at, events = _agreed(failure.last_agreed, failure.trace)
     return ErrorView(number, f"e{number}", failure.case_id, failure.level, failure.message, failure.raw,
                      failure.stderr.strip().splitlines()[-STDERR_SHOWN:], at, failure.label, failure.shrunk,
-                     [face(c) for c in failure.hand] if failure.hand is not None else None, failure.busted)
+                     [face(c) for c in failure.hand] if failure.hand is not None else None, failure.busted,
+                     drawn, agreed_at, events)
+
+
+def _agreed(agreed: Agreed, trace: dict[str, Any] | None) -> tuple[TableView, str, list[str]]:
+    """The last observation both sides agreed on as a table, where it was (its step, and the decision that led
+    to it when ``trace``, the case's, is known), and what the trace says happened there."""
+    document = TraceDocument.maybe(trace) if trace is not None else None
+    seat = seat_namer(document.names if document is not None else ())
+    drawn, at = table(agreed.observation, seat), step_words(agreed.step)
+    events: list[str] = []
+    entry = None if document is None else next((e for e in entries(document) if e.index == agreed.step
+                                                and e.reshuffle is None), None)
+    if entry is not None:
+        if entry.decision is not None:
+            at += f": {decision_text(entry.decision, entry.before, seat)}"
+        events = [describe_event(e, seat) for e in entry.events if e.get("event") != "round_start"]
+    return drawn, at, events
 
 
 @dataclass(slots=True)
@@ -267,7 +296,8 @@ def report_page(report: ReportInput, limits: Limits = DEFAULT_LIMITS) -> ReportP
     else:
         verdict = (f"{total.counts[FAIL]} failed and {total.counts[ERRORED]} errored of {total.total} results "
                    f"({total.counts[PASS]} passed, {total.counts[SKIPPED]} skipped).")
-    errors = [error_view(f, n) for n, f in enumerate(errored, start=1)]
+    # Like the failures drawn in full, only so many errors are drawn with a table: the page stays bounded.
+    errors = [error_view(f, n, agreed=n <= limits.full_failures) for n, f in enumerate(errored, start=1)]
     return ReportPage(
         title=f"Conformance of {report.engine}", engine=report.engine, facts=_facts(report), verdict=verdict,
         passed=passed, levels=levels, total=total, causes=_causes(failed, anchors), coverage=_count_rows(report.cases),

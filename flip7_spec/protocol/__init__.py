@@ -4,6 +4,7 @@
 - :mod:`.schema`: validating messages against the shipped JSON Schema
 - :mod:`.declared`: what an engine is sent, given what its handshake declares (only the options it declares)
 - :mod:`.process`: an engine in a child process, spoken to over stdin/stdout with timeouts
+- :mod:`.traffic`: every line to and from an engine process (the ``flip7_spec.protocol`` logger, ``--log-protocol``)
 - :mod:`.server`: the line loop that puts any adapter (the reference by default) behind the protocol
 
 For Python engines (docs/protocol.md, "Engines that call their players back"):

@@ -40,7 +40,9 @@ class EngineFailure(Flip7Error):
     (docs/protocol.md: ``errored.reshuffle``), when the engine sent one. ``in_sync`` says that the engine is
     still in a known state after the failure (it answered the failing request with a well-formed reply, and
     every request sent after it has been answered too): its next ``start`` begins a new game, so it need not
-    be restarted.
+    be restarted. ``agreed`` is the last observation of the game at which the engine and the reference agreed
+    before the failure, with its place (0 the ``start``'s, k the k-th decision's), when the runner compared
+    any.
     """
 
     def __init__(self, message: str, raw: str | None = None, stderr: str = "", at: int | None = None,
@@ -51,11 +53,16 @@ class EngineFailure(Flip7Error):
         self.at = at
         self.reshuffle = reshuffle
         self.in_sync = in_sync
+        self.agreed: tuple[int, Observation] | None = None
 
 
 class EngineAdapter(ABC):
     """What the conformance runner needs from an engine. Errors: raise :class:`Skipped` or
     :class:`EngineFailure` (any other exception is treated as an engine failure too)."""
+
+    case: str | None = None
+    """The id of the case the engine is running (set by the runner; a process engine records it with each
+    line of its traffic)."""
 
     @abstractmethod
     def hello(self) -> dict[str, Any]:
