@@ -12,7 +12,6 @@ from enum import StrEnum
 from typing import Any
 
 from flip7_spec.trace.compare import Difference, differences
-from flip7_spec.trace.schema import json_path
 
 
 class Outcome(StrEnum):
@@ -67,9 +66,3 @@ def compared_differences(expected: Any, found: Any, legal: bool = False, totals:
     if not legal:
         expected, found = strip_options(expected), strip_options(found)
     return differences(expected, found)
-
-
-def differences_json(prefix: list[str | int], found: list[Difference]) -> list[dict[str, Any]]:
-    """The ``differences`` field of a result: each difference's JSON path in the trace, expected and found."""
-    return [{"where": json_path([*prefix, "observation", *d.path]), "expected": d.expected, "found": d.found}
-            for d in found]

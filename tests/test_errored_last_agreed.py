@@ -51,22 +51,24 @@ def test_an_error_keeps_the_observation_after_the_decision_before_it(game_case: 
     assert game_case.trace is not None
     before = decision_steps(game_case.trace)[FAILING - 2]
     result = errored(RaisesAtDecision(), game_case)
-    assert result.extra["last_agreed"] == {"step": before, "where": f"$.steps[{before}].observation",
-                                           "observation": game_case.trace["steps"][before]["observation"]}
+    assert result.last_agreed is not None
+    assert result.last_agreed.to_json() == {"step": before, "where": f"$.steps[{before}].observation",
+                                            "observation": game_case.trace["steps"][before]["observation"]}
     assert result.to_json()["last_agreed"]["step"] == before  # in the JSON report
 
 
 def test_an_error_at_the_first_decision_keeps_the_start(game_case: Case) -> None:
     assert game_case.trace is not None
     result = errored(raising_at(1), game_case)
-    assert result.extra["last_agreed"] == {"step": None, "where": "$.start.observation",
-                                           "observation": game_case.trace["start"]["observation"]}
+    assert result.last_agreed is not None
+    assert result.last_agreed.to_json() == {"step": None, "where": "$.start.observation",
+                                            "observation": game_case.trace["start"]["observation"]}
 
 
 def test_an_error_at_the_start_has_nothing_agreed(game_case: Case) -> None:
     engine_ = RaisesAtDecision()
     engine_.at_start = True
-    assert "last_agreed" not in errored(engine_, game_case).extra
+    assert errored(engine_, game_case).last_agreed is None
 
 
 @pytest.mark.parametrize("how", ["errored", "observation"])
@@ -80,8 +82,8 @@ def test_a_process_engine_error_keeps_the_last_observation_before_it(game_case: 
         result = errored(process, game_case)
     finally:
         process.close()
-    assert result.extra["last_agreed"]["step"] == before
-    assert result.extra["last_agreed"]["observation"] == game_case.trace["steps"][before]["observation"]
+    assert result.last_agreed is not None and result.last_agreed.step == before
+    assert result.last_agreed.observation == game_case.trace["steps"][before]["observation"]
 
 
 # ---- drawn ----------------------------------------------------------------------------------------------

@@ -337,13 +337,14 @@ def test_an_illegal_steal_is_found_past_an_earlier_divergence(known: bool) -> No
         # legal failure naming the Steal's clause: the resolver's own cards are offered, the rules allow none
         assert legal is not None and legal.outcome == FAIL, legal
         if known:  # the diagnosis names the Steal's reading (with the early discard it plays beside it)
-            named = {legal.extra["diagnosis"]["reading"], *legal.extra["diagnosis"].get("together", ())}
-            assert "steal_from_own_row" in named, legal.extra["diagnosis"]
+            assert legal.diagnosis is not None
+            named = {legal.diagnosis.reading, *legal.diagnosis.together}
+            assert "steal_from_own_row" in named, legal.diagnosis
         else:  # no known reading explains the engine, yet the clause is sure
-            assert legal.clause == "V-STEAL" and legal.extra["blame"] == "rules", legal.to_json()
+            assert legal.clause == "V-STEAL" and legal.blame == "rules", legal.to_json()
         assert legal.decisions <= steal and legal.where is not None
         assert legal.where.endswith(".observation.pending.options")
-        resolver = legal.extra["found_observation"]["pending"]["player"]
+        resolver = legal.found_observation["pending"]["player"]
         assert all(r["player"] != resolver for r in legal.expected)
         assert any(r["player"] == resolver for r in legal.found)
         beyond += action < legal.decisions

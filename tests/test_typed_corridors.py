@@ -66,3 +66,15 @@ def test_no_module_outside_protocol_branches_on_the_engine_class() -> None:
     (``play_game``, ``decide_many``, ``stderr_through``, ``abort``), each engine overriding what it does its own
     way."""
     assert offenders(engine_type_checks, "protocol/") == []
+
+
+def test_a_result_carries_its_parts_typed_with_no_bag_of_extra_keys() -> None:
+    """Every part of a result (differences, observations, readings, blame, the hand, the last agreement) is a
+    field of its own; nothing rides in an untyped dictionary beside them."""
+    from dataclasses import fields
+
+    from flip7_spec.results import CaseResult
+
+    names = {f.name for f in fields(CaseResult)}
+    assert "extra" not in names
+    assert {"differences", "diagnosis", "causes", "blame", "last_agreed", "hand"} <= names

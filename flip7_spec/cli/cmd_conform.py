@@ -42,7 +42,6 @@ from flip7_spec.conformance.report import (
     report_document,
     summary_lines,
 )
-from flip7_spec.conformance.runner import CaseResult
 from flip7_spec.conformance.session import Corpus, EngineSpec, EngineUnusable, FinishedCase, handshake, run
 from flip7_spec.conformance.smoke import smoke
 from flip7_spec.conformance.steer import DEFAULT_CAP, RUN_BUDGET
@@ -55,6 +54,7 @@ from flip7_spec.limits import COVERAGE_AIM, GAMES, PLAYERS, WORKERS, check_game_
 from flip7_spec.outputs import Output, check_distinct, check_target, reserve_folder
 from flip7_spec.play import check_reachable
 from flip7_spec.protocol import traffic
+from flip7_spec.results import CaseResult
 from flip7_spec.rulesets import Ruleset, load_ruleset, preset_names
 from flip7_spec.trace.reader import read_traces
 from flip7_spec.trace.replay import ReplayStatus, replay

@@ -32,12 +32,10 @@ from pathlib import Path
 from typing import Any
 
 from flip7_spec.conformance import FAIL
-from flip7_spec.conformance import Outcome as Verdict
 from flip7_spec.conformance.cases import Case
 from flip7_spec.conformance.engines import FinishedCase
-from flip7_spec.conformance.runner import CaseResult
 from flip7_spec.errors import Flip7Error
-from flip7_spec.protocol import Level
+from flip7_spec.results import CaseResult
 
 SETTINGS = "campaign.json"
 JOURNAL = "cases.jsonl"
@@ -58,20 +56,14 @@ class CampaignError(Flip7Error):
 
 
 def result_to_json(result: CaseResult) -> dict[str, Any]:
-    """A result as one line of the journal records it (as the JSON report writes it, extra fields beside)."""
-    record = result.to_json()
-    record["extra"] = sorted(result.extra)
-    return record
+    """A result as one line of the journal records it (as the JSON report writes it)."""
+    return result.to_json()
 
 
 def result_from_json(record: Mapping[str, Any]) -> CaseResult:
-    """The result :func:`result_to_json` recorded."""
-    fields = dict(record)
-    extra_keys = fields.pop("extra", [])
-    extra = {key: fields.pop(key) for key in extra_keys}
-    fields["level"] = Level(fields["level"])
-    fields["outcome"] = Verdict(fields["outcome"])
-    return CaseResult(**fields, extra=extra)
+    """The result :func:`result_to_json` recorded (a journal of an earlier release, which listed its extra
+    fields under ``extra``, reads the same)."""
+    return CaseResult.from_json(dict(record))
 
 
 @dataclass

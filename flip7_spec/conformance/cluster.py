@@ -28,9 +28,9 @@ from flip7_spec.cluster import ClusterError, in_order, worker_count
 from flip7_spec.conformance import ERRORED
 from flip7_spec.conformance.cases import Case
 from flip7_spec.conformance.engines import EngineSpec, EngineUnusable, FinishedCase, finish, handshake
-from flip7_spec.conformance.runner import CaseResult
 from flip7_spec.outputs import write_file
 from flip7_spec.protocol.adapter import EngineAdapter
+from flip7_spec.results import CaseResult
 
 AHEAD_PER_THREAD = 3
 """Cases in flight per worker thread: enough that no worker waits for the next case, few enough that a

@@ -16,12 +16,13 @@ from flip7_spec.conformance.cases import Case, part_of
 from flip7_spec.conformance.declarations import DeclarationError, check_declarations
 from flip7_spec.conformance.filenames import saved_failure_name
 from flip7_spec.conformance.guard import GuardedEngine
-from flip7_spec.conformance.runner import CaseResult, run_case
+from flip7_spec.conformance.runner import run_case
 from flip7_spec.conformance.shrink import shrink, shrinkable
 from flip7_spec.errors import Flip7Error
 from flip7_spec.outputs import fit_file_name, write_file
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure
 from flip7_spec.protocol.process import ProcessEngine
+from flip7_spec.results import CaseResult
 from flip7_spec.trace.canonical import dumps_document
 from flip7_spec.trace.document import add_provenance
 from flip7_spec.user_modules import import_user_module

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import replace
 from typing import Any
 
-from flip7_spec.conformance import ERRORED, FAIL, PASS, SKIPPED, Outcome
+from flip7_spec.conformance import ERRORED, FAIL, PASS, SKIPPED
 from flip7_spec.conformance.cases import Case
 from flip7_spec.conformance.diagnosis import (
     Diagnosis,
@@ -22,12 +22,16 @@ from flip7_spec.conformance.diagnosis import (
 from flip7_spec.conformance.follow import Follow, Support, possibly
 from flip7_spec.conformance.legality import first_illegal_offer
 from flip7_spec.errors import ChanceError
-from flip7_spec.judge import compared_differences, differences_json, strip_options, totals_only
+from flip7_spec.judge import compared_differences, strip_options, totals_only
 from flip7_spec.protocol import Level
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure, Skipped
 from flip7_spec.protocol.declared import sent_ruleset, unsupported
 from flip7_spec.protocol.schema import message_errors
 from flip7_spec.registry import Role, definition_of
+from flip7_spec.results import CaseResult, Explanation, FieldDifference, LastAgreed, field_differences
+
+__all__ = ["BY_ENGINE", "HANDSHAKE", "CaseResult", "reproduces_case", "run_case", "run_scoring", "run_trace",
+           "support_problem"]
 from flip7_spec.rulesets import Ruleset
 from flip7_spec.trace.compare import (
     blame,
@@ -36,38 +40,6 @@ from flip7_spec.trace.compare import (
 )
 from flip7_spec.trace.document import Table
 from flip7_spec.trace.schema import json_path
-
-
-@dataclass(slots=True)
-class CaseResult:
-    """The outcome of one case at one level."""
-
-    case_id: str
-    level: Level
-    outcome: Outcome
-    message: str = ""
-    step: int | None = None
-    where: str | None = None
-    expected: Any = None
-    found: Any = None
-    clause: str | None = None
-    decision: dict[str, Any] | None = None
-    raw: str | None = None
-    stderr: str = ""
-    label: str = ""
-    decisions: int = 0
-    seconds: float = 0.0
-    shrunk: str | None = None
-    skipped_by: str | None = None
-    """For a skipped result, who skipped it: ``"handshake"`` (the engine's declarations do not cover the case)
-    or ``"engine"`` (the engine replied ``skipped`` to a case its declarations cover)."""
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        out = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "extra"}
-        out.update(self.extra)
-        return out
-
 
 HANDSHAKE = "handshake"
 """A case skipped because the engine's handshake does not declare what it needs."""
@@ -89,13 +61,13 @@ def run_scoring(engine: EngineAdapter, case: Case, sent: dict[str, Any] | None =
         return CaseResult(case.id, Level.SCORING, PASS, label=case.label)
     hand = " ".join(case.hand) + (" (busted)" if case.busted else "")
     failure = CaseResult(case.id, Level.SCORING, FAIL, f"score of {hand}", where="$.score", expected=case.expected,
-                         found=found, clause=case.clause, label=case.label,
-                         extra={"hand": list(case.hand), "busted": case.busted})
+                         found=found, clause=case.clause, label=case.label, hand=tuple(case.hand),
+                         busted=case.busted)
     diagnosis = diagnose_score(case.ruleset, case.hand, case.busted, found)
     _explain(failure, diagnosis)
     if diagnosis is not None:
-        failure.extra["causes"] = [{**diagnosis.to_json(), "step": None}]
-        failure.extra["deviations"] = list(diagnosis.ruleset.deviations if diagnosis.ruleset else ())
+        failure.causes = (replace(Explanation.from_json(diagnosis.to_json()), at_step=True, step=None),)
+        failure.deviations = tuple(diagnosis.ruleset.deviations if diagnosis.ruleset else ())
     return failure
 
 
@@ -150,16 +122,16 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool, sent: dict[str, An
         at_round_end = round_end is not None and step == round_end
         if at_round_end:
             expected, found = totals_only(expected), totals_only(found)
-        observations = _observations(expected_all[position], observed, at_round_end)
+        observations = (expected_all[position], observed, at_round_end)
         difference = step_difference(strip_options(expected), strip_options(found))
         if difference is None and legal and legal_problem is None:
             options_difference = step_difference(expected, found)
             if options_difference is not None:
                 legal_problem = _failure(case, Level.LEGAL, step_index, prefix, options_difference, expected,
                                          position)
-                legal_problem.extra.update(observations)
-                legal_problem.extra["differences"] = differences_json(prefix, compared_differences(
-                    expected, found, legal=True))
+                _observations(legal_problem, *observations)
+                legal_problem.differences = field_differences(prefix, compared_differences(expected, found,
+                                                                                           legal=True))
                 _explain(legal_problem, diagnose(case.ruleset, table, reshuffles, [d["choice"] for d in decisions],
                                                  found_all, position, _projection(round_end, legal=True)))
         if difference is not None:
@@ -172,16 +144,16 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool, sent: dict[str, An
                 broken.agreed = _last_agreed(expected_all, found_all, position)
                 raise broken
             failure = _failure(case, case.level, step_index, prefix, difference, expected, position)
-            failure.extra.update(observations)
-            failure.extra["differences"] = differences_json(prefix, compared_differences(expected, found))
+            _observations(failure, *observations)
+            failure.differences = field_differences(prefix, compared_differences(expected, found))
             choices = [d["choice"] for d in decisions]
             follow = Follow(case.ruleset, table, reshuffles, choices, found_all, indices, _projection(round_end))
-            follow.fields[position] = len(failure.extra["differences"])
+            follow.fields[position] = len(failure.differences)
             matches = diagnoses(case.ruleset, table, reshuffles, choices, found_all, position, follow.project)
             path = follow.path(matches, position) if matches else follow.unexplained(position)
             _explain(failure, path.causes[0], path.supports[0], case.ruleset)
-            failure.extra["causes"] = follow.causes_json(path)
-            failure.extra["deviations"] = list(path.ruleset.deviations)
+            failure.causes = tuple(Explanation.from_json(c) for c in follow.causes_json(path))
+            failure.deviations = tuple(path.ruleset.deviations)
             return [failure, *judged.results(legal_problem)]
     if stopped is not None:
         if legal_problem is None and is_reshuffle_problem(stopped):
@@ -195,7 +167,8 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool, sent: dict[str, An
         refused = CaseResult(case.id, case.level, FAIL, f"the engine refused a legal choice: {stopped}",
                              step=legal_problem.step, where=legal_problem.where, expected=legal_problem.expected,
                              found=legal_problem.found, clause=legal_problem.clause, decision=legal_problem.decision,
-                             label=case.label, decisions=legal_problem.decisions, extra=dict(legal_problem.extra))
+                             label=case.label, decisions=legal_problem.decisions)
+        _copy_explanations(legal_problem, refused)
         return [refused, legal_problem]
     results = [CaseResult(case.id, case.level, PASS, decisions=len(decisions), label=case.label)]
     if legal:
@@ -225,13 +198,20 @@ def _last_agreed(expected: list[Any], found: list[Any], before: int) -> tuple[in
     return None
 
 
-def _observations(expected: Any, found: Any, totals: bool) -> dict[str, Any]:
-    """Both whole observations at a divergence, for reports that show the two tables side by side; ``compared``
-    says when only the totals were compared (a round case's last step shows the next round already dealt)."""
-    out = {"expected_observation": expected, "found_observation": found}
+def _observations(failure: CaseResult, expected: Any, found: Any, totals: bool) -> None:
+    """Keep both whole observations at a divergence in ``failure``, for reports that show the two tables side by
+    side; ``compared`` says when only the totals were compared (a round case's last step shows the next round
+    already dealt)."""
+    failure.expected_observation, failure.found_observation = expected, found
     if totals:
-        out["compared"] = "totals"
-    return out
+        failure.compared = "totals"
+
+
+def _copy_explanations(source: CaseResult, target: CaseResult) -> None:
+    """What ``source`` shows of its divergence (observations, differences, readings, blame), on ``target``."""
+    for name in ("differences", "expected_observation", "found_observation", "compared", "diagnosis", "causes",
+                 "blame", "base", "fits_none", "deviations"):
+        setattr(target, name, getattr(source, name))
 
 
 def _failure(case: Case, level: Level, step_index: int | None, prefix: list[str | int], difference: Any,
@@ -274,17 +254,16 @@ class _Judged:
         failure = CaseResult(case.id, Level.LEGAL, FAIL, "the choices offered are not those the rules allow",
                              step=step_index, where=where, expected=offer.allowed, found=offer.offered,
                              clause=offer.clause, decision=decision, label=case.label, decisions=position)
-        failure.extra.update(_observations(offer.allowed_observation(), offer.observation, False))
-        failure.extra["differences"] = [{"where": where, "expected": offer.allowed, "found": offer.offered}]
+        _observations(failure, offer.allowed_observation(), offer.observation, False)
+        failure.differences = (FieldDifference(where, offer.allowed, offer.offered),)
         diagnosis = diagnose(case.ruleset, case.document.table, self.reshuffles, self.choices, self.found,
                              position, _projection(self.round_end, legal=True))
         if diagnosis is not None:
             _explain(failure, diagnosis)
             return [failure]
-        failure.extra["blame"] = "rules"  # no reading named, but the clause is the rules' own, not a guess
-        failure.extra["causes"] = [{"reading": None, "step": step_index, "where": where,
-                                    "text": f"the engine offers choices the rules do not allow: clause "
-                                            f"{offer.clause} at {where}"}]
+        failure.blame = "rules"  # no reading named, but the clause is the rules' own, not a guess
+        failure.causes = (Explanation(f"the engine offers choices the rules do not allow: clause {offer.clause} at "
+                                      f"{where}", reading=None, at_step=True, step=step_index, where=where),)
         return [failure]
 
 
@@ -346,7 +325,8 @@ def _reshuffle_failure(case: Case, table: Table, reshuffles: list[list[str]],
     at = len(found) - 1
     _explain(failure, diagnosis, Support(at, 1, 1, None, False), case.ruleset)
     if diagnosis is not None:
-        failure.extra["causes"] = [{**failure.extra["diagnosis"], "step": step_index}]
+        assert failure.diagnosis is not None
+        failure.causes = (replace(failure.diagnosis, at_step=True, step=step_index),)
     return failure
 
 
@@ -357,28 +337,30 @@ def _explain(failure: CaseResult, diagnosis: Diagnosis | None, support: Support 
     no known reading reproduces the engine (saying so when the clause is an option's and the engine fits
     none of its readings)."""
     if ruleset is not None:
-        failure.extra["base"] = ruleset.base or ruleset.name
+        failure.base = ruleset.base or ruleset.name
     if diagnosis is None:
-        failure.extra["blame"] = "guess"
+        failure.blame = "guess"
         failure.message += " (no known reading reproduces the engine; the clause is a guess)"
         if ruleset is not None and failure.clause is not None:
             fits_none = none_of_the_readings(ruleset, failure.clause)
             if fits_none:
-                failure.extra["fits_none"] = fits_none
+                failure.fits_none = fits_none
                 failure.message += f"; {fits_none}"
         return
-    failure.extra["diagnosis"] = diagnosis.to_json()
+    named = diagnosis.to_json()
     if support is not None:
-        failure.extra["diagnosis"]["evidence"] = support.to_json()
+        named["evidence"] = support.to_json()
     if diagnosis.ruleset is not None:
-        failure.extra["base"] = diagnosis.ruleset.base or diagnosis.ruleset.name
+        failure.base = diagnosis.ruleset.base or diagnosis.ruleset.name
     failure.clause = diagnosis.clause
     if support is not None and not support.confirmed:
-        failure.extra["blame"] = "possible"
-        failure.extra["diagnosis"]["text"] = possibly(diagnosis.describe(), support)
+        failure.blame = "possible"
+        named["text"] = possibly(diagnosis.describe(), support)
+        failure.diagnosis = Explanation.from_json(named)
         failure.message += f"; {possibly(diagnosis.describe(), support)}"
         return
-    failure.extra["blame"] = "diagnosed"
+    failure.diagnosis = Explanation.from_json(named)
+    failure.blame = "diagnosed"
     failure.message += f"; {diagnosis.describe()}"
 
 
@@ -403,7 +385,7 @@ def _errored(engine: EngineAdapter, case: Case, failure: EngineFailure) -> CaseR
     A scoring case has no trace: it carries the hand, and the ruleset as sent, to ask the engine again.
     A trace case that errored after the engine answered part of its game carries ``last_agreed``: the last
     observation the engine and the reference agreed on before the error, its step (None: the start) and
-    its JSON path in the trace, so that a report shows the table as it stood (:func:`last_agreed_json`)."""
+    its JSON path in the trace, so that a report shows the table as it stood (:func:`last_agreed`)."""
     stderr = failure.stderr
     through = None if failure.at is None else engine.stderr_through(failure.at)
     if through is not None:
@@ -420,19 +402,19 @@ def _errored(engine: EngineAdapter, case: Case, failure: EngineFailure) -> CaseR
             result.decision = step.decision
             result.where = json_path(["steps", step.index])
         if failure.agreed is not None:
-            result.extra["last_agreed"] = last_agreed_json([d.index for d in document.decisions], *failure.agreed)
+            result.last_agreed = last_agreed([d.index for d in document.decisions], *failure.agreed)
     elif case.level is Level.SCORING:
-        result.extra.update(hand=list(case.hand), busted=case.busted, ruleset=case.ruleset.for_engine().to_json())
+        result.hand, result.busted, result.ruleset = tuple(case.hand), case.busted, case.ruleset.for_engine().to_json()
     return result
 
 
-def last_agreed_json(indices: list[int], position: int, observation: Any) -> dict[str, Any]:
+def last_agreed(indices: list[int], position: int, observation: Any) -> LastAgreed:
     """An errored result's ``last_agreed``: the observation at ``position`` of the game (0 the start, k after
     its k-th decision, which is the trace's step ``indices[k - 1]``), its ``step`` (None for the start) and
     ``where`` (its JSON path in the trace)."""
     step = None if position == 0 else indices[position - 1]
     prefix: list[str | int] = ["start"] if step is None else ["steps", step]
-    return {"step": step, "where": json_path([*prefix, "observation"]), "observation": observation}
+    return LastAgreed(step, json_path([*prefix, "observation"]), observation)
 
 
 def run_case(engine: EngineAdapter, case: Case, hello: dict[str, Any]) -> list[CaseResult]:

@@ -32,9 +32,9 @@ from flip7_spec.conformance.engines import (
     rerun_command,
 )
 from flip7_spec.conformance.fingerprint import fingerprint_cases
-from flip7_spec.conformance.runner import CaseResult
 from flip7_spec.conformance.steer import BATCH, RUN_BUDGET, generated_and_aimed
 from flip7_spec.conformance.workers import WorkerPool
+from flip7_spec.results import CaseResult
 from flip7_spec.rulesets import Ruleset
 
 __all__ = ["SAVED_FAILURE_OMITS", "Corpus", "EngineSpec", "EngineUnusable", "FinishedCase", "finish", "handshake",

@@ -19,8 +19,8 @@ from typing import Any
 
 from flip7_spec.conformance import ERRORED, FAIL
 from flip7_spec.conformance.cases import Case
-from flip7_spec.conformance.runner import CaseResult
 from flip7_spec.protocol.process import NO_REPLY
+from flip7_spec.results import CaseResult
 from flip7_spec.trace.document import ChanceStep, TraceDocument
 from flip7_spec.trace.record import record_choices
 

@@ -14,8 +14,9 @@ from typing import Any
 
 from flip7_spec.conformance import FAIL, PASS, SKIPPED
 from flip7_spec.conformance.cases import Case, default_rulesets, generated_game, scoring_cases
-from flip7_spec.conformance.runner import CaseResult, run_case
+from flip7_spec.conformance.runner import run_case
 from flip7_spec.protocol import Level
+from flip7_spec.results import CaseResult
 from flip7_spec.rulesets import Ruleset
 
 SMOKE_TARGET = 60

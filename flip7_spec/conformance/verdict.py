@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from flip7_spec.conformance import SKIPPED
 from flip7_spec.conformance.cases import PARTS, part_of
 from flip7_spec.conformance.coverage import Coverage
-from flip7_spec.conformance.runner import BY_ENGINE, CaseResult
+from flip7_spec.conformance.runner import BY_ENGINE
+from flip7_spec.results import CaseResult
 
 PART_NAMES = {"scoring": "scoring cases", "trace": "saved traces", "fixture": "fixture cases",
               "generated": "generated games"}

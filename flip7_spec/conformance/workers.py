@@ -31,8 +31,8 @@ from typing import Any
 from flip7_spec.conformance import ERRORED
 from flip7_spec.conformance.cases import Case
 from flip7_spec.conformance.engines import EngineSpec, EngineUnusable, FinishedCase, finish, handshake
-from flip7_spec.conformance.runner import CaseResult
 from flip7_spec.protocol import traffic
+from flip7_spec.results import CaseResult
 
 STOP_WAIT = 8.0
 """Seconds workers get to end their engines after SIGTERM before they are killed."""
