@@ -74,3 +74,24 @@ def test_a_journal_line_of_an_earlier_release_reads_the_same() -> None:
                          "blame", "base", "deviations") if k in written]
     older = {**written, "extra": typed}
     assert result_from_json(older).to_json() == written
+
+
+def test_the_page_drawn_from_a_saved_json_report_is_the_page_the_run_wrote(tmp_path: Path) -> None:
+    """The JSON report carries the games of the failures its page draws in full, so ``show --html`` on it
+    alone draws, byte for byte, the page ``conform --html`` wrote."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)}
+    command = [sys.executable, "-m", "flip7_spec", "conform", "--python", "tests.mutants.dealer_fixed:Engine", "-g",
+               "2", "--no-progress", "--json", str(tmp_path / "r.json"), "--html", str(tmp_path / "run.html")]
+    run = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 1, run.stderr  # the engine fails: a page with failures drawn in full
+    document = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert document["traces"], "the report carries the games its page draws"
+    shown = subprocess.run([sys.executable, "-m", "flip7_spec", "show", str(tmp_path / "r.json"), "--html",
+                            str(tmp_path / "later.html")], cwd=tmp_path, env=env, capture_output=True, text=True,
+                           timeout=300)
+    assert shown.returncode == 0, shown.stderr
+    assert (tmp_path / "later.html").read_bytes() == (tmp_path / "run.html").read_bytes()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import shlex
 import shutil
 import sys
@@ -39,7 +40,6 @@ from flip7_spec.conformance.report import (
     engine_seconds,
     json_report,
     junit_report,
-    report_document,
     summary_lines,
 )
 from flip7_spec.conformance.session import Corpus, EngineSpec, EngineUnusable, FinishedCase, handshake, run
@@ -199,14 +199,17 @@ class _Reports:
     def write(self, results: list[CaseResult], meta: dict[str, Any], engine: str, keeper: TraceKeeper) -> None:
         """Write and commit every report and the protocol log (each whole or not at all)."""
         try:
+            # The report carries the games of the failures its page draws in full, so that the page drawn
+            # later from the JSON alone (show --html) is the page written now.
+            text = json_report(results, {**meta, "traces": keeper.traces} if keeper.traces else meta)
             if self.json is not None:
-                self.json.write(json_report(results, meta))
+                self.json.write(text)
                 self.json.commit()
             if self.junit is not None:
                 self.junit.write(junit_report(results, engine))
                 self.junit.commit()
             if self.html is not None:
-                self.html.write(render_report(report_from(report_document(results, meta), keeper.traces)))
+                self.html.write(render_report(report_from(json.loads(text))))
                 self.html.commit()
             self.commit_log()
         finally:
@@ -434,7 +437,7 @@ def command(command: str | None, python: str | None, example_name: str | None, g
 
     def on_outcome(outcome: FinishedCase) -> None:
         collected.extend(outcome.results)
-        if html_path is not None and outcome.case is not None:
+        if (html_path is not None or json_path is not None) and outcome.case is not None:
             keeper.offer([r.to_json() for r in outcome.results if r.outcome in (FAIL, ERRORED)], outcome.case.trace)
         for result in outcome.results:
             if result.outcome in (FAIL, ERRORED) or (result.outcome == SKIPPED and verbose):

@@ -262,9 +262,10 @@ def saved_failure(trace: Mapping[str, Any]) -> FailureInput | None:
 
 def _counts(document: Mapping[str, Any], results: list[Mapping[str, Any]]) -> dict[str, dict[str, int]]:
     given = document.get("counts")
-    if isinstance(given, Mapping):
-        return {str(level): {o: int(row.get(o, 0)) for o in OUTCOMES} for level, row in given.items()
-                if isinstance(row, Mapping)}
+    if isinstance(given, Mapping):  # in the order of the levels, whatever order the JSON keeps its keys in
+        order = [level for level in LEVELS if level in given] + [level for level in given if level not in LEVELS]
+        return {str(level): {o: int(row.get(o, 0)) for o in OUTCOMES} for level in order
+                if isinstance(row := given[level], Mapping)}
     table: dict[str, dict[str, int]] = {level: dict.fromkeys(OUTCOMES, 0) for level in LEVELS}
     for result in results:
         row = table.setdefault(str(result.get("level")), dict.fromkeys(OUTCOMES, 0))
@@ -290,11 +291,15 @@ def report_from(document: Mapping[str, Any], traces: Mapping[str, dict[str, Any]
                 saved: Mapping[str, dict[str, Any]] | None = None) -> ReportInput:
     """A :class:`ReportInput` from a report document.
 
-    ``traces`` maps case ids to the reference's traces of the cases; ``saved`` maps a result's ``shrunk`` path
+    ``traces`` maps case ids to the reference's traces of the cases (default: the report's own ``traces``,
+    which ``conform --json`` writes for the failures the page draws in full); ``saved`` maps a result's ``shrunk`` path
     to the saved failure there, which then gives the failure as it happens on that small trace. A failure
     with neither is drawn from its observations alone.
     """
-    traces = traces or {}
+    if traces is None:  # the report's own: the games of the failures its page draws in full
+        carried = document.get("traces")
+        traces = {str(k): v for k, v in carried.items() if isinstance(v, dict)} if isinstance(carried, Mapping) \
+            else {}
     saved = saved or {}
     raw_results = document.get("results")
     results = [r for r in raw_results if isinstance(r, Mapping)] if isinstance(raw_results, list) else []
