@@ -53,7 +53,7 @@ from flip7_spec.interrupts import interruption
 from flip7_spec.limits import COVERAGE_AIM, GAMES, PLAYERS, WORKERS, check_game_size
 from flip7_spec.outputs import Output, check_distinct, check_target, reserve_folder
 from flip7_spec.play import check_reachable
-from flip7_spec.protocol import traffic
+from flip7_spec.protocol import CHECKED_LEVELS, TRACE_LEVELS, Level, traffic
 from flip7_spec.results import CaseResult
 from flip7_spec.rulesets import Ruleset, load_ruleset, preset_names
 from flip7_spec.trace.reader import read_traces
@@ -405,7 +405,7 @@ def command(command: str | None, python: str | None, example_name: str | None, g
     corpus = Corpus(rulesets=_rulesets(ruleset_names, counts), games=0 if traces else games, seed=seed,
                     players=counts, fixtures=fixtures_dir,
                     scoring=not (no_scoring or traces), traces=traces, fresh_hands=no_cache, only=only,
-                    levels=frozenset(levels) if levels else frozenset({"scoring", "round", "game"}))
+                    levels=frozenset(Level(name) for name in levels) if levels else CHECKED_LEVELS)
     if min_coverage is not None:
         corpus.min_coverage, corpus.aim_cap = min_coverage, DEFAULT_CAP
     asked = _asked_parts(corpus)
@@ -469,7 +469,7 @@ def command(command: str | None, python: str | None, example_name: str | None, g
         raise click.exceptions.Exit(EXIT_BAD_INPUT) from None
     except KeyboardInterrupt as interrupt:  # Ctrl-C or SIGTERM: the engines are stopped already
         stopped = interrupt
-        decisions = sum(r.decisions for r in collected if r.level != "legal")
+        decisions = sum(r.decisions for r in collected if r.level != Level.LEGAL)
     except BaseException:  # any other stop: no report, and no .partial file left behind
         reports.discard()
         raise
@@ -521,12 +521,12 @@ def command(command: str | None, python: str | None, example_name: str | None, g
 def _asked_parts(corpus: Corpus) -> list[str]:
     """The parts of the corpus this run asked for (an empty one is warned about)."""
     asked = []
-    if corpus.scoring and "scoring" in corpus.levels:
+    if corpus.scoring and Level.SCORING in corpus.levels:
         asked.append("scoring")
-    if corpus.traces and {"round", "game"} & corpus.levels:
+    if corpus.traces and TRACE_LEVELS & corpus.levels:
         asked.append("trace")
-    if corpus.fixtures is not None and {"round", "game"} & corpus.levels:
+    if corpus.fixtures is not None and TRACE_LEVELS & corpus.levels:
         asked.append("fixture")
-    if corpus.games > 0 and {"round", "game"} & corpus.levels:
+    if corpus.games > 0 and TRACE_LEVELS & corpus.levels:
         asked.append("generated")
     return asked

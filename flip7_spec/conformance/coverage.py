@@ -22,6 +22,7 @@ from flip7_spec.clauses import clauses_for
 from flip7_spec.evidence import Evidence, RoundEnd, ScoredRow
 from flip7_spec.machine import Game
 from flip7_spec.play import make_game
+from flip7_spec.protocol import Level
 from flip7_spec.registry import definition_of
 from flip7_spec.rulesets import Ruleset, preset, preset_names
 from flip7_spec.trace.document import TraceDocument, document_of
@@ -80,7 +81,7 @@ def case_clauses(case: Any, played: dict[int, tuple[Any, Evidence]] | None = Non
     keeps the reference's play of each trace (by ``id``), so that a trace's round and game cases replay it once."""
     if case.clauses is not None:
         return frozenset(case.clauses)
-    if case.level == "scoring":
+    if case.level is Level.SCORING:
         return frozenset({case.clause} if case.clause else set())
     if case.trace is None:
         return frozenset()
@@ -93,7 +94,7 @@ def case_clauses(case: Any, played: dict[int, tuple[Any, Evidence]] | None = Non
             if played is not None:
                 played.clear()  # only the latest trace: a round case and its game case come together
                 played[id(case.trace)] = (case.trace, evidence)
-        return clauses_of_evidence(evidence.first_round() if case.level == "round" else evidence)
+        return clauses_of_evidence(evidence.first_round() if case.level is Level.ROUND else evidence)
     except Exception:  # a trace the reference cannot even start: no coverage (the runner reports it)
         return frozenset()
 

@@ -20,6 +20,7 @@ from flip7_spec.conformance.runner import run_case
 from flip7_spec.conformance.shrink import shrink, shrinkable
 from flip7_spec.errors import Flip7Error
 from flip7_spec.outputs import fit_file_name, write_file
+from flip7_spec.protocol import Level
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure
 from flip7_spec.protocol.process import ProcessEngine
 from flip7_spec.results import CaseResult
@@ -207,5 +208,5 @@ def finish(engine: EngineAdapter, hello: dict[str, Any], case: Case, save: Path 
                 result.shrunk = str(path)
             except OSError as error:  # OutputError included: a full disk, a folder gone
                 result.shrunk = f"(not saved: {error})"
-    decisions = sum(r.decisions for r in results if r.level != "legal")
+    decisions = sum(r.decisions for r in results if r.level != Level.LEGAL)
     return FinishedCase(results, decisions, case if any(r.outcome in (FAIL, ERRORED) for r in results) else None)

@@ -11,7 +11,7 @@ from typing import Any
 
 from flip7_spec.conformance import ERRORED, FAIL, OUTCOMES, PASS, SKIPPED
 from flip7_spec.conformance.cases import PARTS, part_of
-from flip7_spec.protocol import LEVELS
+from flip7_spec.protocol import LEVELS, TRACE_LEVELS, Level
 from flip7_spec.results import CaseResult
 
 
@@ -92,7 +92,7 @@ def summary_lines(results: Sequence[CaseResult], engine: str, seconds: float, de
         lines.append(f"{level:<9}{row[PASS]:>7}{row[FAIL]:>7}{row[SKIPPED]:>9}{row[ERRORED]:>9}")
     totals = {outcome: sum(row[outcome] for row in table.values()) for outcome in OUTCOMES}
     lines.append(f"{'total':<9}{totals[PASS]:>7}{totals[FAIL]:>7}{totals[SKIPPED]:>9}{totals[ERRORED]:>9}")
-    in_games = sum(r.seconds for r in results if r.level in ("round", "game"))
+    in_games = sum(r.seconds for r in results if r.level in TRACE_LEVELS)
     on_engine = engine_seconds(results, handshake)
     rate = decisions / in_games if in_games > 0 else 0.0
     share = f" ({on_engine / seconds:.0%})" if seconds > 0 else ""
@@ -104,7 +104,7 @@ def summary_lines(results: Sequence[CaseResult], engine: str, seconds: float, de
 def engine_seconds(results: Sequence[CaseResult], handshake: float = 0.0) -> float:
     """The seconds spent running cases on the engine (a case and its legal check counted once), plus the
     handshake."""
-    return handshake + sum(r.seconds for r in results if r.level != "legal")
+    return handshake + sum(r.seconds for r in results if r.level != Level.LEGAL)
 
 
 def corpus_lines(results: Sequence[CaseResult], fixtures_from: str | None) -> list[str]:
@@ -113,7 +113,7 @@ def corpus_lines(results: Sequence[CaseResult], fixtures_from: str | None) -> li
     cases: dict[str, set[str]] = {part: set() for part in PARTS}
     ran: dict[str, set[str]] = {part: set() for part in PARTS}
     for result in results:
-        if result.level == "legal":
+        if result.level == Level.LEGAL:
             continue
         part = part_of(result.case_id)
         cases[part].add(result.case_id)
@@ -135,7 +135,7 @@ def empty_part_warnings(results: Sequence[CaseResult], asked: Sequence[str]) -> 
     seen: dict[str, int] = dict.fromkeys(PARTS, 0)
     ran: dict[str, int] = dict.fromkeys(PARTS, 0)
     for result in results:
-        if result.level == "legal":
+        if result.level == Level.LEGAL:
             continue
         part = part_of(result.case_id)
         seen[part] += 1

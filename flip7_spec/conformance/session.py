@@ -34,6 +34,7 @@ from flip7_spec.conformance.engines import (
 from flip7_spec.conformance.fingerprint import fingerprint_cases
 from flip7_spec.conformance.steer import BATCH, RUN_BUDGET, generated_and_aimed
 from flip7_spec.conformance.workers import WorkerPool
+from flip7_spec.protocol import CHECKED_LEVELS, TRACE_LEVELS, Level
 from flip7_spec.results import CaseResult
 from flip7_spec.rulesets import Ruleset
 
@@ -54,7 +55,7 @@ class Corpus:
     players: Sequence[int] = (3, 4, 5, 6)
     fixtures: Path | None = None
     scoring: bool = True
-    levels: frozenset[str] = field(default_factory=lambda: frozenset({"scoring", "round", "game"}))
+    levels: frozenset[Level] = CHECKED_LEVELS
     traces: Sequence[Path] = ()
     fresh_hands: bool = False
     background: bool = False
@@ -144,7 +145,7 @@ class Corpus:
                 generated = itertools.chain([] if first is None else [first], helper)
             else:
                 generated = make()
-        if self.scoring and "scoring" in self.levels:
+        if self.scoring and Level.SCORING in self.levels:
             for ruleset in self.ruleset_list:
                 for case in (scoring_cases(ruleset, fresh=True) if self.fresh_hands else scoring_cases(ruleset)):
                     if self.wanted(case):
@@ -163,9 +164,9 @@ class Corpus:
 
     def size(self) -> int:
         """An estimate of the number of cases, for the progress bar."""
-        generated = self.games * len({"round", "game"} & self.levels) if self.generates() else 0
+        generated = self.games * len(TRACE_LEVELS & self.levels) if self.generates() else 0
         generated = generated if self.ruleset_list else 0
-        scoring = 14 * len(self.ruleset_list) if self.scoring and "scoring" in self.levels else 0
+        scoring = 14 * len(self.ruleset_list) if self.scoring and Level.SCORING in self.levels else 0
         return generated + len(self.fixture_list()) + len(self.traces) + scoring
 
 

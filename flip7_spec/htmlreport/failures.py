@@ -20,6 +20,7 @@ from flip7_spec.htmlreport.model import Diagnosis, FailureInput, failure_from, s
 from flip7_spec.htmlreport.steps import Window, decision_text, seat_namer, window
 from flip7_spec.htmlreport.tables import Seat, TableView, table, value_text
 from flip7_spec.judge import ERRORED, FAIL
+from flip7_spec.protocol import Level
 from flip7_spec.trace.document import TraceDocument
 from flip7_spec.trace.show import describe_event
 
@@ -154,7 +155,7 @@ def _panel(failure: FailureInput, prefix: str, seat: Seat, win: Window | None) -
     if failure.compared == "totals":
         panel.notes.append("Only the players' totals are compared at this step: the round case ends here, and the "
                            "observation already shows the next round dealt.")
-    if failure.level == "legal":
+    if failure.level == Level.LEGAL:
         panel.notes.append("A legal-level failure: the legal choices offered (the pending decision's options) "
                            "differ; everything else matched.")
     if win is not None and win.divergence is not None:

@@ -43,7 +43,7 @@ from typing import Any, Final
 
 from flip7_spec.htmlreport.differences import Difference, field_shape, in_observation, parse_path
 from flip7_spec.judge import ERRORED, FAIL, OUTCOMES, PASS, SKIPPED, compared_differences
-from flip7_spec.protocol import LEVELS
+from flip7_spec.protocol import LEVELS, Level
 from flip7_spec.trace.document import TraceDocument
 
 
@@ -107,7 +107,7 @@ class FailureInput:
             return self.given_differences
         if self.expected_observation is not None and self.found_observation is not None:
             listed = compared_differences(self.expected_observation, self.found_observation,
-                                          legal=self.level == "legal", totals=self.compared == "totals")
+                                          legal=self.level == Level.LEGAL, totals=self.compared == "totals")
             if listed:
                 return listed
         if self.where is None:

@@ -14,6 +14,7 @@ from flip7_spec.htmlreport.model import Agreed, Diagnosis, FailureInput, ReportI
 from flip7_spec.htmlreport.steps import RoundView, decision_text, entries, rounds, seat_namer
 from flip7_spec.htmlreport.tables import TableView, table, value_text
 from flip7_spec.judge import ERRORED, FAIL, OUTCOMES, PASS, SKIPPED
+from flip7_spec.protocol import Level
 from flip7_spec.trace.document import TraceDocument
 from flip7_spec.trace.show import describe_event
 
@@ -180,7 +181,7 @@ def _count_rows(cases: Sequence[tuple[str, str, str]]) -> list[CountRow]:
     """Results per source of cases (scoring, fixture, generated round and game cases) and ruleset or folder."""
     table: dict[str, dict[str, int]] = {}
     for case_id, level, outcome in cases:
-        if level == "legal":
+        if level == Level.LEGAL:
             continue
         source, _, rest = case_id.partition(":")
         group = rest.replace(":", "/").split("/")[0] if rest else ""

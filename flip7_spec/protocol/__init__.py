@@ -36,3 +36,7 @@ class Level(StrEnum):
 
 LEVELS = tuple(Level)
 """Every level, in the order the handshake and the reports list them."""
+TRACE_LEVELS = frozenset({Level.ROUND, Level.GAME})
+"""The levels whose cases replay a trace (a game's first round, a whole game)."""
+CHECKED_LEVELS = frozenset({Level.SCORING, Level.ROUND, Level.GAME})
+"""The levels a conformance run checks by default (``legal`` is checked with round and game)."""

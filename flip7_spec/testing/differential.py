@@ -216,8 +216,8 @@ class DifferentialMachine(RuleBasedStateMachine):
         self.start_observation: dict[str, Any] = {}
         self.start_events: list[dict[str, Any]] = []
         hello = self.hello()
-        self.compare_options = "legal" in hello.get("levels", [])
-        self.whole_games = "game" in hello.get("levels", [])
+        self.compare_options = Level.LEGAL in hello.get("levels", [])
+        self.whole_games = Level.GAME in hello.get("levels", [])
 
     def _reshuffle(self, discard: list[Card]) -> list[Card]:
         assert self.draw is not None
