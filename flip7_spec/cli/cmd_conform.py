@@ -9,7 +9,8 @@ import shutil
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -162,21 +163,36 @@ class _ProtocolLog:
             self.parts = None
 
 
+@dataclass(frozen=True, slots=True)
+class ReportFormat:
+    """One report conform writes at the end of a run: its option, and its text from the results, the run's
+    metadata, the engine's name and the JSON report's text (every report is drawn from the same run)."""
+
+    option: str
+    text: Callable[[list[CaseResult], dict[str, Any], str, str], str]
+
+
+REPORT_FORMATS: tuple[ReportFormat, ...] = (
+    ReportFormat("--json", lambda results, meta, engine, json_text: json_text),
+    ReportFormat("--junit-xml", lambda results, meta, engine, json_text: junit_report(results, engine)),
+    ReportFormat("--html", lambda results, meta, engine, json_text: render_report(report_from(json.loads(json_text)))),
+)
+"""The reports, in the order they are written: a new format is one entry here and its option."""
+
+
 @dataclass
 class _Reports:
-    """The outputs of a run, reserved before it starts (see :mod:`flip7_spec.outputs`)."""
+    """The outputs of a run, reserved before it starts (see :mod:`flip7_spec.outputs`), by report option."""
 
-    json: Output | None = None
-    junit: Output | None = None
-    html: Output | None = None
+    outputs: dict[str, Output] = field(default_factory=dict)
     log: _ProtocolLog | None = None
 
     @classmethod
-    def reserve(cls, json_path: Path | None, junit_xml: Path | None, html_path: Path | None,
-                save_failures: Path | None, inputs: list[Path], fingerprint: Path | None = None,
-                log_path: Path | None = None) -> _Reports:
-        named = (("--json", json_path), ("--junit-xml", junit_xml), ("--html", html_path),
-                 (_ProtocolLog.WHAT, log_path))
+    def reserve(cls, paths: dict[str, Path | None], save_failures: Path | None, inputs: list[Path],
+                fingerprint: Path | None = None, log_path: Path | None = None) -> _Reports:
+        """Reserve each report of ``paths`` (by option; None: not asked for), after checking every output name
+        against the others and the run's inputs."""
+        named = [*paths.items(), (_ProtocolLog.WHAT, log_path)]
         outputs = [(what, path) for what, path in named if path is not None]
         if fingerprint is not None:  # written after the run, so checked now: every name it may be written to
             outputs.extend(("--fingerprint", path) for path in _fingerprint_names(fingerprint))
@@ -187,9 +203,9 @@ class _Reports:
             reserve_folder(save_failures, "--save-failures")
         reports = cls()
         try:
-            reports.json = Output.reserve(json_path, "--json") if json_path is not None else None
-            reports.junit = Output.reserve(junit_xml, "--junit-xml") if junit_xml is not None else None
-            reports.html = Output.reserve(html_path, "--html") if html_path is not None else None
+            for option, target in paths.items():
+                if target is not None:
+                    reports.outputs[option] = Output.reserve(target, option)
             reports.log = _ProtocolLog.reserve(log_path) if log_path is not None else None
         except OutputError:
             reports.discard()
@@ -201,16 +217,12 @@ class _Reports:
         try:
             # The report carries the games of the failures its page draws in full, so that the page drawn
             # later from the JSON alone (show --html) is the page written now.
-            text = json_report(results, {**meta, "traces": keeper.traces} if keeper.traces else meta)
-            if self.json is not None:
-                self.json.write(text)
-                self.json.commit()
-            if self.junit is not None:
-                self.junit.write(junit_report(results, engine))
-                self.junit.commit()
-            if self.html is not None:
-                self.html.write(render_report(report_from(json.loads(text))))
-                self.html.commit()
+            json_text = json_report(results, {**meta, "traces": keeper.traces} if keeper.traces else meta)
+            for report in REPORT_FORMATS:
+                output = self.outputs.get(report.option)
+                if output is not None:
+                    output.write(report.text(results, meta, engine, json_text))
+                    output.commit()
             self.commit_log()
         finally:
             self.discard()
@@ -221,9 +233,10 @@ class _Reports:
             self.log.commit()
 
     def discard(self) -> None:
-        for output in (self.json, self.junit, self.html, self.log):
-            if output is not None:
-                output.discard()
+        for output in self.outputs.values():
+            output.discard()
+        if self.log is not None:
+            self.log.discard()
 
 
 def _check_traces(traces: tuple[Path, ...]) -> None:
@@ -416,7 +429,8 @@ def command(command: str | None, python: str | None, example_name: str | None, g
         opened = open_campaign(click.get_current_context(), campaign)
         stack.callback(opened.close)
     try:
-        reports = _Reports.reserve(json_path, junit_xml, html_path, save_failures, inputs, fingerprint_path, log_path)
+        reports = _Reports.reserve({"--json": json_path, "--junit-xml": junit_xml, "--html": html_path},
+                                   save_failures, inputs, fingerprint_path, log_path)
     except BaseException:
         stack.close()
         raise
