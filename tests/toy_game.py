@@ -20,6 +20,7 @@ from flip7_spec.cards import Card, Kind
 from flip7_spec.clauses import Clause
 from flip7_spec.errors import CardError
 from flip7_spec.events import HIT, STAY, Choice, Decision, DecisionKind, Status
+from flip7_spec.games.flip7.cards import FREEZE
 from flip7_spec.machine import ACTIVE, BUSTED, FROZEN, STAYED, Frame, Game, MachineClauses, hit_or_stay, next_active
 from flip7_spec.registry import GameDefinition, Role, register_game, unregister_game
 from flip7_spec.rulesets import Option, Ruleset, machine_options
@@ -56,7 +57,7 @@ class ToyRuleset(Ruleset):
         deal="TOY-TURN", deal_order="TOY-TURN", tie="TOY-END", game_end="TOY-END", bonus="TOY-SCORE",
         players="TOY-TURN", decks="TOY-DECK", reshuffle="TOY-ROUND", reshuffle_emptied="TOY-ROUND",
         round_limit="TOY-END")
-    CARD_KINDS: ClassVar[frozenset[Kind]] = frozenset({Kind.NUMBER, Kind.FREEZE})
+    CARD_KINDS: ClassVar[frozenset[Kind]] = frozenset({Kind.NUMBER, FREEZE})
 
     name: str = TOY_PRESET
     game: str = TOY_GAME
@@ -97,7 +98,7 @@ class Turns(Frame["ToyGame"]):
             return
         game._emit("draw", "TOY-TURN", seat, drawn.text, (("via", "hit"),))
         row = game.players[seat]
-        if drawn.kind is Kind.FREEZE:
+        if drawn.kind is FREEZE:
             game.in_play.append(drawn)
             game.stack.append(Aim(drawn, seat))
         elif drawn.value in row.values:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar, Final
 
 from flip7_spec.cards import Card, Kind
+from flip7_spec.games.flip7.cards import FLIP_THREE, FREEZE, SECOND_CHANCE
 from flip7_spec.rulesets import Option, Ruleset, machine_options
 
 GAME: Final = "flip7"
@@ -67,7 +68,7 @@ class Flip7Ruleset(Ruleset):
 
     OPTIONS: ClassVar[Mapping[str, Option]] = FLIP7_OPTIONS
     CARD_KINDS: ClassVar[frozenset[Kind]] = frozenset(
-        {Kind.NUMBER, Kind.ADD, Kind.MULTIPLY, Kind.FREEZE, Kind.FLIP_THREE, Kind.SECOND_CHANCE})
+        {Kind.NUMBER, Kind.ADD, Kind.MULTIPLY, FREEZE, FLIP_THREE, SECOND_CHANCE})
 
     name: str = "flip7"
     game: str = GAME
