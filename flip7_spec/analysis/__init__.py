@@ -8,13 +8,13 @@ simulator plays (``flip7-spec simulate --solitaire``). See docs/simulation.md.
 """
 
 from flip7_spec.analysis.solitaire import (
-    ACTIONS_AND_X2,
     BLANK,
     AnalysisError,
     Hand,
     SolitaireDeck,
     SolitaireOutcome,
     StayRule,
+    actions_and_x2,
     never_stay,
     seven_distinct_probability,
     solitaire,
@@ -26,13 +26,13 @@ from flip7_spec.analysis.solitaire import (
 )
 
 __all__ = [
-    "ACTIONS_AND_X2",
     "BLANK",
     "AnalysisError",
     "Hand",
     "SolitaireDeck",
     "SolitaireOutcome",
     "StayRule",
+    "actions_and_x2",
     "never_stay",
     "seven_distinct_probability",
     "solitaire",

@@ -9,7 +9,7 @@ on a player, and the frames for the five Actions and Brutal Mode. Each rule clau
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import ClassVar, Final, cast
+from typing import ClassVar, cast
 
 from flip7_spec.cards import Card
 from flip7_spec.errors import SetupError

@@ -437,8 +437,9 @@ def domain_of(ruleset: VengeanceRuleset, players: int | None = None) -> Vengeanc
     for order, (text, count) in enumerate(ruleset.deck):
         c = card(text)
         if c.is_number:
-            effect = c.special if ruleset.special_numbers else None  # [V-SPECIAL-NUMBERS]
-            numbers.append((c.value, order, NumberCard(c.text, c.value, count * decks, c.special, effect)))
+            special = c.special if isinstance(c.special, Special) else None
+            effect = special if ruleset.special_numbers else None  # [V-SPECIAL-NUMBERS]
+            numbers.append((c.value, order, NumberCard(c.text, c.value, count * decks, special, effect)))
         elif c.kind in (Kind.SUBTRACT, Kind.HALVE):
             modifiers.append(ModifierCard(c.text, c.kind, c.value, count * decks))
         elif c.kind not in ruleset.CARD_KINDS:  # [V-NO-BASE-CARDS]
