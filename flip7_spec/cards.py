@@ -27,6 +27,7 @@ so identity comparison is valid and cheap.
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -164,8 +165,8 @@ class Card:
 
 NOTATION_PATTERN: Final = r"0|[1-9][0-9]?|[+\-x][1-9][0-9]?|/2"
 """The canonical texts of the shared notation, as a regular expression (an alternation, unanchored)."""
-WORD_PATTERN: Final = r"[A-Z][A-Z0-9]*"
-"""The shape of the text of a game's own card."""
+WORD_PATTERN: Final = f"[{string.ascii_uppercase}][0-9{string.ascii_uppercase}]*"
+"""The shape of the text of a game's own card: an upper-case letter, then upper-case letters and digits."""
 _NOTATION_ALIASES: Final = {"÷2": "/2", "X2": "x2", "×2": "x2"}
 _MODIFIER_PATTERN: Final = re.compile(r"^([+\-x/])([1-9][0-9]?)$")
 _NUMBER_PATTERN: Final = re.compile(r"^(0|[1-9][0-9]?)$")
