@@ -192,8 +192,10 @@ def revision() -> int:
 
 
 def register_game(definition: GameDefinition) -> GameDefinition:
-    """Register a game: its clauses, its presets and its definition. Raises :class:`RulesetError` when a game
-    of that name is registered already, and ``ValueError`` when a role is left without a clause."""
+    """Register a game: its cards, its clauses, its presets and its definition. Raises :class:`RulesetError`
+    when a game of that name is registered already, ``ValueError`` when a role is left without a clause, and
+    :class:`~flip7_spec.errors.CardError` when one of its cards clashes with a card the reader knows (another
+    card of that text, an alias read as another card), registering nothing."""
     if definition.name in _GAMES:
         raise RulesetError(f"game {definition.name!r} is registered twice")
     missing = [role.value for role in Role if role not in definition.roles]
