@@ -13,13 +13,14 @@ from typing import Any
 
 import pytest
 
-from flip7_spec.cards import Card, Kind
+from flip7_spec.cards import Card
 from flip7_spec.conformance import FAIL, PASS
 from flip7_spec.conformance import diagnosis as diagnosis_module
 from flip7_spec.conformance.cases import Case, generated_game
 from flip7_spec.conformance.legality import first_illegal_offer, judge
 from flip7_spec.conformance.runner import CaseResult, run_case
 from flip7_spec.events import Decision, DecisionKind
+from flip7_spec.games.vengeance.cards import STEAL
 from flip7_spec.games.vengeance.engine import Steal, VengeanceGame
 from flip7_spec.protocol import Level
 from flip7_spec.registry import definition_of, game_definition
@@ -223,7 +224,7 @@ class EarlyDiscardOwnStealGame(EarlyDiscardGame):
     """:class:`EarlyDiscardGame`, whose Steals also offer the resolver's own cards."""
 
     def _resolve_revealed(self, seat: int, revealed: Card) -> None:
-        if revealed.kind is Kind.STEAL:
+        if revealed.kind is STEAL:
             self._take_from_play(revealed)
             self.discard.append(revealed)
             self.stack.append(OwnCardSteal(revealed, seat))

@@ -173,7 +173,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              "Flip7Game, choice: Choice) -> None:\n        game.stack.pop()\n        game._emit(\"target\"",
              "        game._ask(decision)\n\n    def decide(self, game: Flip7Game, choice: Choice) -> None:\n"
              "        game.stack.pop()\n        game._emit(\"target\"", "a lone player is asked for a target"),
-    Mutation("stalled-ignores-freeze", F7_ENGINE, " or c.kind is Kind.FREEZE for c in self.discard",
+    Mutation("stalled-ignores-freeze", F7_ENGINE, " or c.kind is FREEZE for c in self.discard",
              " for c in self.discard", "the stalled-round check ignores a Freeze"),
     # ---- Second Chance -----------------------------------------------------------------------------------
     Mutation("chance-kept-after-use", F7_ENGINE, "                    player.has_chance = False\n"

@@ -364,7 +364,8 @@ class DifferentialMachine(RuleBasedStateMachine):
         unchanged (a steered run shrinks towards an unsteered one)."""
         if not data.draw(st.booleans(), label="steered"):
             return None, setup
-        names = [n for n, make in SCENARIOS.items() if setup.ruleset.game == "flip7" or not make().needs_flip7]
+        definition = definition_of(setup.ruleset)
+        names = [n for n, make in SCENARIOS.items() if make().fits(definition)]
         script = SCENARIOS[data.draw(st.sampled_from(names), label="scenario")]()
         prepared = script.prepare(data.draw, setup)
         if not self._declares(prepared.ruleset):

@@ -17,6 +17,7 @@ from typing import Any, Final
 import z3  # type: ignore[import-untyped, unused-ignore]
 
 from flip7_spec.cards import Card, Kind
+from flip7_spec.games.flip7.cards import FREEZE
 from flip7_spec.games.flip7.symbolic.model import FLIP7_NUMBERS, SymbolicHand, domain_of
 from flip7_spec.rulesets import Ruleset
 from flip7_spec.symbolic import DEFAULT_TIMEOUT_MS
@@ -67,7 +68,7 @@ def _parts(ruleset: Ruleset, hand: Sequence[Card]) -> _Parts:
         multiplier_as_adds=sum(c.value for c in mults),
         adds=sum(c.value for c in hand if c.kind is Kind.ADD),
         modifiers=sum(1 for c in hand if c.kind in (Kind.ADD, Kind.MULTIPLY)),
-        frozen=any(c.kind is Kind.FREEZE for c in hand),
+        frozen=any(c.kind is FREEZE for c in hand),
         bonus=ruleset.flip7_bonus,
     )
 

@@ -25,7 +25,8 @@ from typing import Any, Final
 
 import z3  # type: ignore[import-untyped, unused-ignore]
 
-from flip7_spec.cards import Card, Kind, Special
+from flip7_spec.cards import Card, Kind
+from flip7_spec.games.vengeance.cards import Special
 from flip7_spec.games.vengeance.ruleset import VengeanceRuleset
 from flip7_spec.games.vengeance.symbolic.model import FLIP7_VALUES, VengeanceHand, domain_of
 from flip7_spec.symbolic import DEFAULT_TIMEOUT_MS
