@@ -16,7 +16,7 @@ from typing import Any
 
 from flip7_spec.htmlreport.cards import CardFace, face
 from flip7_spec.htmlreport.differences import Difference, Path, path_text
-from flip7_spec.htmlreport.model import Diagnosis, FailureInput, failure_from, shown_message
+from flip7_spec.htmlreport.model import DiagnosisShown, FailureInput, failure_from, shown_message
 from flip7_spec.htmlreport.steps import Window, decision_text, seat_namer, window
 from flip7_spec.htmlreport.tables import Seat, TableView, table, value_text
 from flip7_spec.judge import ERRORED, FAIL
@@ -81,7 +81,7 @@ class FailureView:
     label: str
     message: str
     cause: str
-    diagnosis: Diagnosis | None
+    diagnosis: DiagnosisShown | None
     shrunk: str | None
     panel: Panel
     window: Window | None

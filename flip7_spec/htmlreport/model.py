@@ -48,7 +48,7 @@ from flip7_spec.trace.document import TraceDocument
 
 
 @dataclass(frozen=True, slots=True)
-class Diagnosis:
+class DiagnosisShown:
     """Why the engine differs, as a reading of the rules: its text, the clause and how sure it is."""
 
     text: str
@@ -91,7 +91,7 @@ class FailureInput:
     expected_observation: dict[str, Any] | None = None
     found_observation: dict[str, Any] | None = None
     compared: str | None = None
-    diagnosis: Diagnosis | None = None
+    diagnosis: DiagnosisShown | None = None
     cause: str | None = None
     last_agreed: Agreed | None = None
     trace: dict[str, Any] | None = None
@@ -179,21 +179,21 @@ def untagged(text: str, clause: str | None, confidence: str | None) -> str:
     return text.replace(f" [{clause}, {confidence}]", "", 1)
 
 
-def diagnosis_from(value: Any) -> Diagnosis | None:
-    """A :class:`Diagnosis` from a string or an object ``{text|reading|description, clause, confidence}``: the
+def diagnosis_from(value: Any) -> DiagnosisShown | None:
+    """A :class:`DiagnosisShown` from a string or an object ``{text|reading|description, clause, confidence}``: the
     text without its ``[clause, confidence]`` tag, a confidence letter (``H``) as its word (``high``)."""
     if value is None or value == "" or value == {}:
         return None
     if isinstance(value, str):
-        return Diagnosis(value)
+        return DiagnosisShown(value)
     if isinstance(value, Mapping):
         text = next((str(value[k]) for k in ("text", "reading", "description", "misreading") if value.get(k)), None)
         clause = None if value.get("clause") is None else str(value["clause"])
         confidence = None if value.get("confidence") is None else str(value["confidence"])
         given = text or _text(value) or ""
-        return Diagnosis(untagged(given, clause, confidence), clause,
+        return DiagnosisShown(untagged(given, clause, confidence), clause,
                          None if confidence is None else CONFIDENCE_WORDS.get(confidence, confidence), given)
-    return Diagnosis(str(value))
+    return DiagnosisShown(str(value))
 
 
 def shown_message(failure: FailureInput) -> str:
@@ -344,5 +344,5 @@ def saved_traces(document: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     return out
 
 
-__all__ = ["Agreed", "Diagnosis", "Difference", "FailureInput", "ReportInput", "Skip", "diagnosis_from", "failure_from",
-           "is_report", "parse_path", "report_from", "saved_failure", "saved_traces", "shown_message", "untagged"]
+__all__ = ["Agreed", "DiagnosisShown", "Difference", "FailureInput", "ReportInput", "Skip", "diagnosis_from",
+           "failure_from", "is_report", "parse_path", "report_from", "saved_failure", "saved_traces", "shown_message", "untagged"]

@@ -10,7 +10,7 @@ from typing import Any
 from flip7_spec.htmlreport.cards import CardFace, face
 from flip7_spec.htmlreport.differences import Path
 from flip7_spec.htmlreport.failures import DEFAULT_LIMITS, FailureView, Limits, failure_view, select_full, step_words
-from flip7_spec.htmlreport.model import Agreed, Diagnosis, FailureInput, ReportInput, saved_failure
+from flip7_spec.htmlreport.model import Agreed, DiagnosisShown, FailureInput, ReportInput, saved_failure
 from flip7_spec.htmlreport.steps import RoundView, decision_text, entries, rounds, seat_namer
 from flip7_spec.htmlreport.tables import TableView, table, value_text
 from flip7_spec.judge import ERRORED, FAIL, OUTCOMES, PASS, SKIPPED
@@ -40,7 +40,7 @@ class CauseRow:
 
     cause: str
     clause: str
-    diagnosis: Diagnosis | None
+    diagnosis: DiagnosisShown | None
     count: int
     levels: str
     first: str | None
