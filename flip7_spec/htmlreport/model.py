@@ -345,4 +345,5 @@ def saved_traces(document: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
 
 
 __all__ = ["Agreed", "DiagnosisShown", "Difference", "FailureInput", "ReportInput", "Skip", "diagnosis_from",
-           "failure_from", "is_report", "parse_path", "report_from", "saved_failure", "saved_traces", "shown_message", "untagged"]
+           "failure_from", "is_report", "parse_path", "report_from", "saved_failure", "saved_traces", "shown_message",
+           "untagged"]
