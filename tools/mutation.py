@@ -25,10 +25,12 @@ mutmut's operators cannot express (a rule read another way, a comparison made lo
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -53,7 +55,8 @@ PACKAGES: tuple[Package, ...] = (
     Package("simulation",
             ("flip7_spec/simulate.py", "flip7_spec/simulate_run.py", "flip7_spec/round_stats.py",
              "flip7_spec/intervals.py"),
-            ("tests/test_simulate_statistics.py", "tests/test_simulate_experiments.py", "tests/test_analysis.py",
+            ("tests/test_simulate_run.py", "tests/test_simulate_statistics.py", "tests/test_simulate_experiments.py",
+             "tests/test_analysis.py",
              "tests/test_engine.py", "tests/test_cli.py", "tests/test_vengeance_engine.py",
              "tests/test_trace_format.py", "tests/test_endless.py", "tests/test_limits.py",
              "tests/test_interrupts.py")),
@@ -117,6 +120,22 @@ def prepare(source: Path, package: Package, folder: Path) -> None:
         out.write(config(package, tests))
 
 
+def run_mutmut(folder: Path, args: list[str]) -> str:
+    """Run ``mutmut ARGS`` in ``folder`` and return its output. It runs in a session of its own, and whatever
+    of that session outlives it is ended: a mutant of code that stops worker processes (``_stop_pool``) can
+    leave them running, holding an output pipe open, which would otherwise keep this script waiting."""
+    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as output:
+        process = subprocess.Popen([sys.executable, "-m", "mutmut", *args], cwd=folder, stdout=output,
+                                   stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            process.wait()
+        finally:
+            with contextlib.suppress(ProcessLookupError, PermissionError):  # nothing of it left
+                os.killpg(process.pid, signal.SIGKILL)
+        output.seek(0)
+        return output.read()
+
+
 def verdicts(folder: Path) -> dict[str, str]:
     """Every mutant's verdict, by name (``mutmut results --all true``)."""
     done = subprocess.run([sys.executable, "-m", "mutmut", "results", "--all", "true"], cwd=folder,
@@ -140,12 +159,11 @@ def run_package(package: Package, only: list[str], children: int, keep: Path | N
     prepare(ROOT if not os.environ.get("MUTATION_SOURCE") else Path(os.environ["MUTATION_SOURCE"]), package, folder)
     started = time.monotonic()
     try:
-        ran = subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", str(children), *only],
-                             cwd=folder, check=False, capture_output=True, text=True, errors="replace")
+        ran = run_mutmut(folder, ["run", "--max-children", str(children), *only])
         found = verdicts(folder)
         changes = {name: change(folder, name) for name, v in found.items() if v not in KILLED + LEFT_OUT}
         if not found:  # mutmut stopped before the mutants: say why (a test failing on the clean copy, say)
-            print(f"{package.name}: mutmut ran no mutant:\n{(ran.stdout + ran.stderr)[-3000:]}", file=sys.stderr)
+            print(f"{package.name}: mutmut ran no mutant:\n{ran[-3000:]}", file=sys.stderr)
     finally:
         if keep is None:
             shutil.rmtree(folder, ignore_errors=True)
