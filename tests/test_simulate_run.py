@@ -398,7 +398,7 @@ def test_round_figures_are_those_of_the_rounds_added_one_by_one_means_to_three_d
     """A seat's figures come from its outcomes counted (points, cards, bust, Flip 7): the same mean, sample
     standard deviation and interval as adding the rounds one by one."""
     rounds = [(10, 3, False, False), (10, 3, False, False), (0, 4, True, False), (25, 7, False, True),
-              (7, 2, False, False)]
+              (7, 2, False, False), (0, 3, True, False), (12, 3, False, False)]
     stats = RoundStats(1, rounds=len(rounds), outcomes=[Counter(rounds)])
     summary = stats.summary()
     for name, part in (("points_per_round", 0), ("cards_per_round", 1)):
@@ -410,15 +410,15 @@ def test_round_figures_are_those_of_the_rounds_added_one_by_one_means_to_three_d
         assert summary[name] == {"mean": round(moments.mean, 3), "sd": round(sd, 3),
                                  "ci95": [round(low, 3), round(high, 3)]}
         assert summary["by_seat"][0][name] == summary[name]
-    assert summary["points_per_round"]["mean"] == 10.4 and summary["cards_per_round"]["sd"] == 1.924
-    for name, count in (("bust_rate", 1), ("flip7_rate", 1)):
-        low, high = wilson_interval(count, 5)
-        assert summary[name] == {"rate": 0.2, "ci95": [round(low, 4), round(high, 4)]}
-    assert summary["points_distribution"] == {"0": 1, "7": 1, "10": 2, "25": 1}
+    assert summary["points_per_round"]["mean"] == 9.143 and summary["cards_per_round"]["sd"] == 1.618
+    for name, count, rate in (("bust_rate", 2, 0.2857), ("flip7_rate", 1, 0.1429)):
+        low, high = wilson_interval(count, 7)
+        assert summary[name] == {"rate": rate, "ci95": [round(low, 4), round(high, 4)]}
+    assert summary["points_distribution"] == {"0": 2, "7": 1, "10": 2, "12": 1, "25": 1}
 
 
 def test_the_overall_figures_of_several_seats_are_means_to_three_decimals_and_rates_to_four() -> None:
-    run = SimulationRun(ruleset=TWO, players=2, games=90, seed="d", one_round=True, policies=("threshold:25",))
+    run = SimulationRun(ruleset=TWO, players=2, games=90, seed="d", one_round=True, policies=("threshold:40",))
     stats = run_experiment(run, progress=False)[1]
     summary = stats.summary()
     for name, moments, digits in (("points_per_round", stats.round_points, 3),
@@ -436,13 +436,13 @@ def test_the_overall_figures_of_several_seats_are_means_to_three_decimals_and_ra
 
 
 def test_merged_seat_tallies_are_the_tally_of_all_their_rounds() -> None:
-    first = Counter({(10, 3, False, False): 2, (0, 4, True, False): 1})
+    first = Counter({(10, 3, False, False): 2, (0, 4, True, False): 1, (22, 7, False, True): 1})
     second = Counter({(25, 7, False, True): 1, (0, 5, True, False): 2})
     tally = _tally(first)
     tally.merge(_tally(second))
     whole = _tally(first + second)
     assert tally == whole
-    assert (whole.busts, whole.flip7s, whole.points.n) == (3, 1, 6)
+    assert (whole.busts, whole.flip7s, whole.points.n) == (3, 2, 7)
     empty = SeatTally()
     empty.merge(whole)
     assert empty == whole
