@@ -31,6 +31,7 @@ from flip7_spec.conformance.fingerprint import (
     write_fingerprints,
 )
 from flip7_spec.conformance.runner import CaseResult, reproduces_case
+from flip7_spec.errors import OutputError
 from flip7_spec.rulesets import load_ruleset, preset
 
 
@@ -192,3 +193,71 @@ def test_a_fingerprint_run_re_records_its_bases_trace_cases_under_its_readings(p
     changed = [a for a, b in zip(again, passed_games, strict=False) if a.trace != b.trace]
     assert changed, "a Dealer for life shows in the games of two rounds or more"
     assert not any(reproduces_case(a, preset("flip7")) for a in changed), "the plain reference plays them otherwise"
+
+
+def test_causes_with_the_same_count_come_by_name_and_a_cause_without_text_by_its_reading() -> None:
+    results = [result("game:a", [], clause="F7-DEAL", where="$.dealer"),
+               result("game:b", [{"reading": "turns_to_the_right", "clause": "F7-TURN-ORDER"}]),
+               result("game:c", [{"reading": None, "clause": "F7-DEAL"}]),
+               result("game:d", [reading("bust_banks_cards", "the engine behaves as if a bust banks the cards "
+                                         "(misreading bust_banks_cards) [F7-BUST, H] (it matched 2 fields)")]),
+               result("game:e", [reading("dealer_fixed", "the engine behaves as if the Dealer never changes "
+                                         "(misreading dealer_fixed) [F7-DEALER-ROTATION, H] (the engine diverged "
+                                         "from it again at step 9)")])]
+    assert [(c.text, c.count, c.example) for c in cause_table(results)] == [
+        ("the engine behaves as if a bust banks the cards (misreading bust_banks_cards) [F7-BUST, H]", 1, "game:d"),
+        ("the engine behaves as if the Dealer never changes (misreading dealer_fixed) [F7-DEALER-ROTATION, H]", 1,
+         "game:e"),
+        ("turns_to_the_right", 1, "game:b"),
+        ("unexplained", 1, "game:c"),
+        ("unexplained: clause F7-DEAL (a guess)", 1, "game:a")]
+    assert len(cause_lines(results, limit=5)) == 6
+    many = [result(f"game:{n:02d}", [reading(f"r{n:02d}")]) for n in range(13)]
+    assert cause_lines(many)[-1] == "  ... and 1 more causes (--json lists them all)" and len(cause_lines(many)) == 14
+
+
+def test_only_failures_with_a_base_and_their_diagnosed_readings_make_a_fingerprint() -> None:
+    found = fingerprints([*RESULTS, CaseResult("game:f", "game", FAIL,  # type: ignore[arg-type]
+                                               extra={"causes": [reading("stay_with_no_cards")]})])
+    assert set(found) == {"flip7"} and set(found["flip7"].readings) == {"dealer_fixed", "bust_banks_cards"}
+    ruleset = found["flip7"].ruleset
+    assert found["flip7"].base == "flip7" and (ruleset.name, ruleset.base) == ("flip7-fingerprint", "flip7")
+    assert ruleset.description == "flip7 as the engine plays it: dealer_fixed, bust_banks_cards"
+
+
+def test_readings_fine_alone_that_fail_a_passed_case_together_lose_the_weakest(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reference under dealer_fixed and turns_to_the_right together fails every passed case (each alone
+    fails none): the one that explains fewer failures is dropped, with the evidence of the two together."""
+    def reproduces(case: Case, ruleset: Any) -> bool:
+        return not {"dealer_fixed", "turns_to_the_right"} <= set(ruleset.deviations)
+
+    monkeypatch.setattr(fingerprint, "reproduces_case", reproduces)
+    house = dataclasses.replace(preset("flip7"), name="house")  # a passed case of a ruleset file based on flip7
+    passed = [Case(f"game:{n}", "game", house) for n in "xyz"]  # type: ignore[arg-type]
+    results = [result("game:1", [reading("dealer_fixed")]), result("game:2", [reading("dealer_fixed")]),
+               result("game:3", [reading("turns_to_the_right")])]
+    found = fingerprints(results, passed)["flip7"]
+    assert found.readings == ("dealer_fixed",)
+    assert found.dropped == (Entry("turns_to_the_right", 1, 0, 3, 3, "game:x"),)
+    monkeypatch.setattr(fingerprint, "reproduces_case", lambda case, ruleset: not ruleset.deviations)
+    none = fingerprints(results[:1], passed)["flip7"]
+    assert none.readings == () and none.ruleset.description == "flip7 as the engine plays it: no reading that holds"
+
+
+def test_a_fingerprint_that_cannot_be_written_is_refused_naming_the_option(tmp_path: Path) -> None:
+    prints = fingerprints([result("game:1", [reading("dealer_fixed")])])
+    with pytest.raises(OutputError, match=r"^cannot write --fingerprint .*engine\.toml: no such folder"):
+        write_fingerprints(tmp_path / "missing" / "engine.toml", prints)
+
+
+def test_a_fingerprint_re_records_the_traces_of_a_ruleset_file_on_its_base_keeping_their_description(
+        passed_games: list[Case]) -> None:
+    ruleset = fingerprints([result("game:x", [reading("dealer_fixed")])])["flip7"].ruleset
+    case = passed_games[0]
+    assert case.trace is not None
+    trace = {**case.trace, "header": {**case.trace["header"], "description": "a game of three rounds"}}
+    house = dataclasses.replace(case, ruleset=dataclasses.replace(preset("flip7"), name="house"), trace=trace)
+    again = fingerprint_cases([house], [ruleset])[0]
+    assert again.ruleset.deviations == ("dealer_fixed",) and again.trace is not None
+    assert again.trace["header"]["description"] == "a game of three rounds"
