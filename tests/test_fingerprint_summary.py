@@ -261,3 +261,27 @@ def test_a_fingerprint_re_records_the_traces_of_a_ruleset_file_on_its_base_keepi
     again = fingerprint_cases([house], [ruleset])[0]
     assert again.ruleset.deviations == ("dealer_fixed",) and again.trace is not None
     assert again.trace["header"]["description"] == "a game of three rounds"
+
+
+def test_a_reading_that_leaves_every_decision_legal_re_records_the_whole_game(passed_games: list[Case]) -> None:
+    """x2 doubling the +N cards changes scores only: every decision and reshuffle order of the fixture still
+    fits, so the re-recorded trace is the whole game, reshuffles included."""
+    ruleset = fingerprints([result("game:x", [reading("x2_doubles_adds")])])["flip7"].ruleset
+    reshuffled = [c for c in passed_games if c.trace and any(
+        e.get("event") == "reshuffle" for s in c.trace["steps"] for e in s.get("events", []))]
+    assert reshuffled, "games to 200 points go through the deck"
+    for case in reshuffled:
+        again = fingerprint_cases([case], [ruleset])[0]
+        assert again.trace is not None and case.trace is not None
+        assert len(again.trace["steps"]) == len(case.trace["steps"]) and "footer" in again.trace
+
+
+def test_every_reading_of_a_failure_counts_whatever_comes_before_it() -> None:
+    mixed = result("game:1", [{"reading": None, "text": "unexplained: clause F7-DEAL (a guess) at $.dealer"},
+                              reading("dealer_fixed")])
+    assert fingerprints([mixed])["flip7"].readings == ("dealer_fixed",)
+    two = {"flip7": Fingerprint("flip7", preset("flip7"), (Entry("dealer_fixed", 2, 0, 0, 5),
+                                                           Entry("bust_banks_cards", 1, 0, 1, 5, "game:2")))}
+    assert fingerprint_lines(two, [mixed])[0] == (
+        "fingerprint of the engine on flip7: dealer_fixed (2 explained, 0 of 5 passed cases contradict), "
+        "bust_banks_cards (1 explained, 1 of 5 passed cases contradict)")
