@@ -193,8 +193,9 @@ def test_a_trace_over_the_size_replay_reads_is_refused_naming_its_game(
     sizes = [len(line.encode("utf-8")) for line in probe.read_text(encoding="utf-8").splitlines(keepends=True)]
     assert all(size > len(line) for size, line in zip(sizes, probe.read_text(encoding="utf-8").splitlines(),
                                                        strict=True))
-    limit = max(sizes[:small_chunks])  # every game of the first unit of work fits
+    limit = max(sizes[:small_chunks + 1])  # the first unit of work and the next game fit
     over = next(index for index, size in enumerate(sizes) if size > limit)
+    assert over % small_chunks, "the game named is not the first of its unit of work"
     monkeypatch.setattr(simulate_run, "CORPUS_LINE", Limit("corpus line length", limit, "bytes", "a line"))
     out = tmp_path / "out" / "games.jsonl"
     out.parent.mkdir()
