@@ -100,7 +100,8 @@ class Explanation:
         out: dict[str, Any] = {"reading": self.reading}
         if self.reading is not None:
             out.update(clause=self.clause, confidence=self.confidence)
-        out["text"] = self.text
+        if self.text:
+            out["text"] = self.text
         if self.misreading is not None:
             out.update(misreading=self.misreading, description=self.description)
         if self.option is not None:
