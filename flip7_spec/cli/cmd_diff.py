@@ -20,7 +20,7 @@ from flip7_spec.errors import Flip7Error
 from flip7_spec.outputs import Output, check_distinct
 from flip7_spec.rulesdiff.every import every_reading, rows_text, table_lines
 from flip7_spec.rulesdiff.lockstep import LEVELS, OBSERVATIONS
-from flip7_spec.rulesdiff.readings_doc import write_readings_doc
+from flip7_spec.rulesdiff.readings_doc import DOC_BUDGET, doc_settings, write_readings_doc
 from flip7_spec.rulesdiff.report import result_json, result_lines, traces
 from flip7_spec.rulesdiff.run import DEFAULT_BUDGET, Settings, default_bound, diff
 from flip7_spec.rulesdiff.sides import Sides, label, with_readings
@@ -73,8 +73,9 @@ def _outputs(out: Path) -> tuple[Path, Path]:
               help="what is compared after every step: the observations, or the observations and the events")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
               help="write the game found as each side plays it: FILE-left.json and FILE-right.json")
-@click.option("--budget", type=click.IntRange(1, 100_000_000), default=DEFAULT_BUDGET, show_default=True,
-              help="games (each played on both sides) the search may play; shrinking may play half as many more")
+@click.option("--budget", type=click.IntRange(1, 100_000_000), default=None,
+              help=f"games (each played on both sides) the search may play; shrinking may play half as many more "
+                   f"[default: {DEFAULT_BUDGET:,}; with --readings-doc, {DOC_BUDGET:,} for each reading]")
 @click.option("--seed", default="diff", show_default=True, callback=seed_text,
               help="the seed of the aimed and drawn games")
 @click.option("--cards", type=click.IntRange(1, 12), default=4, show_default=True,
@@ -100,7 +101,7 @@ def _outputs(out: Path) -> tuple[Path, Path]:
 @click.pass_context
 def command(ctx: click.Context, rulesets: tuple[str, ...], left_readings: tuple[str, ...],
             right_readings: tuple[str, ...], both_readings: tuple[str, ...], every: bool, as_json: bool,
-            level: str, out: Path | None, budget: int, seed: str, cards: int, players: int | None,
+            level: str, out: Path | None, budget: int | None, seed: str, cards: int, players: int | None,
             decisions: int, reshuffles: int, rounds: int, every_card_type: bool, workers: int, step_numbers: bool,
             progress: bool | None, readings_doc: Path | None) -> None:
     """The smallest game on which A and B first differ, or a bounded search that found none.
@@ -126,14 +127,13 @@ def command(ctx: click.Context, rulesets: tuple[str, ...], left_readings: tuple[
     """
     show_progress = sys.stderr.isatty() if progress is None else progress
     line = _Progress(show_progress)
-    settings = Settings(level=level, budget=budget, seed=seed)
     if readings_doc is not None:
         if rulesets or every or out is not None or left_readings or right_readings or both_readings:
             fail("--readings-doc writes the readings of every game's official preset: give it alone")
         check_distinct([("--readings-doc", readings_doc)], input_files())
         output = Output.reserve(readings_doc, "--readings-doc")
         try:
-            output.write(write_readings_doc(settings, workers, done=lambda text: line(text)))
+            output.write(write_readings_doc(doc_settings(budget, seed), workers, done=lambda text: line(text)))
             output.commit()
         finally:
             output.discard()
@@ -151,6 +151,7 @@ def command(ctx: click.Context, rulesets: tuple[str, ...], left_readings: tuple[
     if every:
         if len(rulesets) == 2 or out is not None or right_readings or left_readings:
             fail("--all diffs every reading against A alone: give no B, --out, --left or --right")
+        settings = Settings(level=level, budget=budget or DEFAULT_BUDGET, seed=seed)
         rows = every_reading(left, settings, workers, done=lambda row: line(f"{row.reading.text} done"))
         line.close()
         if as_json:
@@ -162,7 +163,7 @@ def command(ctx: click.Context, rulesets: tuple[str, ...], left_readings: tuple[
     sides = Sides.of(left, right, label(left) if not left_readings else label(left, _load(ctx, rulesets[0])),
                      label(right, base_right) if right_readings else right.name)
     bound = default_bound(sides, cards, players, decisions, reshuffles, rounds, every_card_type)
-    settings = Settings(level=level, bound=bound, budget=budget, seed=seed)
+    settings = Settings(level=level, bound=bound, budget=budget or DEFAULT_BUDGET, seed=seed)
     files: list[Output] = []
     if out is not None:
         paths = _outputs(out)

@@ -10,8 +10,9 @@ processes at once; each diff is the same whichever process plays it.
 from __future__ import annotations
 
 import json
+import multiprocessing
+import signal
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -121,12 +122,23 @@ def every_reading(base: Ruleset, settings: Settings, workers: int = 1, matters: 
             if done is not None:
                 done(rows[-1])
         return rows
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for row in pool.map(_task, jobs):
+    pool = multiprocessing.get_context("fork").Pool(min(workers, len(jobs)), initializer=_quiet)
+    try:
+        for row in pool.imap(_task, jobs):
             rows.append(row)
             if done is not None:
                 done(row)
+        pool.close()
+    finally:
+        pool.terminate()  # at once when interrupted; the workers are done otherwise
+        pool.join()
     return rows
+
+
+def _quiet() -> None:
+    """A worker leaves Ctrl-C and SIGTERM to the process that started it, which stops the workers."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def outcome(row: Row) -> str:

@@ -196,31 +196,31 @@ def _shuffled(seeds: tuple[int, ...]) -> Callable[[list[Card]], list[Card]]:
 def search_drawn(sides: Sides, budget: Budget, tried: Tried, level: str = OBSERVATIONS) -> Found | None:
     """Games drawn by Hypothesis until one tells the sides apart, shrunk by Hypothesis (its order: fewer
     decisions, smaller decks, smaller player counts), within the budget. Derandomized: the same code and
-    budget draw the same games."""
+    budget draw the same games. A game is played once: asked again, the answer is the same (also once the
+    budget is spent, when a game not played yet counts as one that does not differ)."""
     budget.stage = "Hypothesis games"
-    spent = [False]
+    answers: dict[_Drawn, bool] = {}
 
     def differs(drawn: _Drawn) -> bool:
+        known = answers.get(drawn)
+        if known is not None:
+            return known
         game = drawn.game
-        if spent[0]:
-            return False
-        if game.composition is not None and not valid_composition(sides.left, game.composition, game.target):
-            return False
-        try:
+        answer = False
+        if budget.left and (game.composition is None or
+                            valid_composition(sides.left, game.composition, game.target)):
             budget.spend()
-        except Spent:
-            spent[0] = True
-            return False
-        tried.drawn += 1
-        played = play_pair(sides.left, sides.right, game, choose=_picking(drawn.picks),
-                           chance=Chance(make=_shuffled(drawn.shuffles)), level=level)
-        return played.split is not None
+            tried.drawn += 1
+            played = play_pair(sides.left, sides.right, game, choose=_picking(drawn.picks),
+                               chance=Chance(make=_shuffled(drawn.shuffles)), level=level)
+            answer = played.split is not None
+        answers[drawn] = answer
+        return answer
 
-    examples = max(1, budget.left)
     try:
         drawn = find(_drawn_games(sides), differs, settings=settings(
-            max_examples=examples, derandomize=True, database=None, deadline=None, phases=[Phase.generate,
-            Phase.shrink], suppress_health_check=list(HealthCheck)))
+            max_examples=max(1, budget.left), derandomize=True, database=None, deadline=None,
+            phases=[Phase.generate, Phase.shrink], suppress_health_check=list(HealthCheck)))
     except NoSuchExample:
         return None
     game = drawn.game
