@@ -68,11 +68,17 @@ def _value(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value)
 
 
-def difference_lines(split: Split) -> list[str]:
-    """The fields that differ, with both values, as a table."""
-    where = "at the start" if split.decisions == 0 else \
-        f"after decision {split.decisions}"
-    lines = [f"first difference {where} ({split.kind})" + (f": {split.message}" if split.message else "")]
+def difference_lines(split: Split, trace: dict[str, Any] | None = None) -> list[str]:
+    """The fields that differ, with both values, as a table (``trace``: the game's trace, whose step the
+    difference follows is named)."""
+    where = "at the start" if split.decisions == 0 else f"after decision {split.decisions}"
+    if trace is not None and split.decisions:
+        steps = [i for i, s in enumerate(trace["steps"]) if "decision" in s]
+        if split.decisions <= len(steps):
+            where += f" (step {steps[split.decisions - 1]} of the trace)"
+    kind = {"observation": "in the observations", "events": "in the events", "chance": "in the reshuffles",
+            "error": "(one side cannot play on)"}.get(split.kind, split.kind)
+    lines = [f"first difference {kind} {where}" + (f": {split.message}" if split.message else "")]
     rows = [(d.where(), _value(d.expected), _value(d.found)) for d in split.fields]
     if not rows:
         return lines
@@ -145,7 +151,7 @@ def result_lines(result: DiffResult, left_trace: dict[str, Any] | None, step_num
     if left_trace is not None:
         yield "the game, as the left side plays it:"
         yield from ("  " + line for line in lines_of(left_trace, step_numbers))
-    yield from difference_lines(found.split)
+    yield from difference_lines(found.split, left_trace)
     yield "clauses involved:"
     for clause_id in clauses_involved(sides, found, left_trace):
         yield f"  {clause_text(clause_id)}"
