@@ -6,7 +6,11 @@ Run from the repository root::
     python -m bench.profile_paths --path replay --top 12
     python -m bench.profile_paths --path all            # every path, one after the other
 
-Paths: ``games`` (``play_game``, no history kept, the headline), ``recorded`` (``record_game``, history kept),
+Paths: ``simulate`` (whole 3-player games as ``flip7-spec simulate`` plays them, statistics kept),
+``simulate-out`` (4-player games recorded with observations and written as ``.jsonl`` lines),
+``replay-file`` (``flip7-spec replay``'s work on a ``.jsonl`` file of 4-player games with observations),
+``replay-bare`` (the same games recorded without observations), ``games`` (``play_game``, no history kept,
+the headline), ``recorded`` (``record_game``, history kept),
 ``first-rounds`` (a fresh game per round), ``export`` (``GameRecord.trace`` + ``dumps_line``), ``replay``
 (:func:`flip7_spec.trace.replay.replay` of traces with observations), ``conform`` (``run_case`` against the
 in-process reference adapter) and ``scoring`` (``round_score`` over random hands). Each table lists the
@@ -42,6 +46,13 @@ KEY_FUNCTIONS: dict[str, list[tuple[str, str]]] = {
                 ("compare.py", "first_difference"), ("engine.py", "apply"), ("adapter.py", "start")],
     "export": [("record.py", "trace"), ("canonical.py", "dumps_line")],
 }
+KEY_FUNCTIONS["simulate"] = KEY_FUNCTIONS["games"] + [("simulate.py", "_play_out"),
+                                                     ("round_stats.py", "add_round")]
+KEY_FUNCTIONS["simulate-out"] = [("simulate.py", "_play_out"), ("engine.py", "observation"),
+                                 ("record.py", "trace"), ("canonical.py", "dumps_line"), ("engine.py", "apply")]
+KEY_FUNCTIONS["replay-file"] = KEY_FUNCTIONS["replay"] + [("jsontext.py", "parse_json"),
+                                                          ("reader.py", "read_traces")]
+KEY_FUNCTIONS["replay-bare"] = KEY_FUNCTIONS["replay-file"]
 KEY_FUNCTIONS["recorded"] = KEY_FUNCTIONS["games"] + [("events.py", "__init__")]
 KEY_FUNCTIONS["first-rounds"] = KEY_FUNCTIONS["games"]
 
@@ -50,6 +61,23 @@ def workload(path: str, size: int) -> Callable[[], Any]:
     """The function profiled for ``path``, doing ``size`` units of work (games, traces or hands)."""
     ruleset = preset("flip7")
     policy = threshold_policy(20)
+    if path in ("simulate", "simulate-out"):
+        from flip7_spec.simulate_run import SimulationRun, _play_chunk
+
+        out = Path("unused.jsonl") if path == "simulate-out" else None  # _play_chunk returns the lines
+        run = SimulationRun(ruleset, 3 if path == "simulate" else 4, size, SEED, out=out)
+        return lambda: _play_chunk(run, 0, size)
+    if path in ("replay-file", "replay-bare"):
+        import tempfile
+
+        from flip7_spec.simulate_run import SimulationRun, run_simulation
+        from flip7_spec.trace.reader import read_traces
+        from flip7_spec.trace.replay import replay
+
+        file = Path(tempfile.mkdtemp()) / "games.jsonl"
+        run_simulation(SimulationRun(ruleset, 4, size, SEED, out=file, observations=path == "replay-file"),
+                       progress=False)
+        return lambda: [replay(s.trace) for s in read_traces(file)]
     if path in ("games", "recorded"):
         from bench.test_bench_games import play_batch
 
@@ -85,7 +113,8 @@ def workload(path: str, size: int) -> Callable[[], Any]:
     raise SystemExit(f"unknown path {path!r}")
 
 
-DEFAULT_SIZES = {"games": 2000, "recorded": 1000, "first-rounds": 5000, "scoring": 50_000, "export": 100,
+DEFAULT_SIZES = {"simulate": 2000, "simulate-out": 100, "replay-file": 100, "replay-bare": 100,
+                 "games": 2000, "recorded": 1000, "first-rounds": 5000, "scoring": 50_000, "export": 100,
                  "replay": 20, "conform": 20}
 
 

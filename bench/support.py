@@ -99,6 +99,37 @@ NOTES: list[str] = []
 """Lines printed after the table (memory figures, skipped comparisons, ...)."""
 
 
+@dataclass(frozen=True)
+class Target:
+    """A speed target: the figure named ``figure`` must reach ``value``, as its rate per CPU second
+    (``measure="rate"``) or as its ratio to its baseline (``measure="ratio"``)."""
+
+    what: str
+    figure: str
+    measure: str
+    value: float
+
+    def line(self) -> str | None:
+        """The target beside what this run measured (None when the figure was not measured)."""
+        figure = FIGURES.get(self.figure)
+        if figure is None:
+            return None
+        reached: float | None
+        if self.measure == "ratio":
+            ratio = figure.ratio()
+            reached = ratio[0] if ratio is not None else None
+            shown = f"{reached:.2f} x {figure.baseline}" if reached is not None else "(its baseline was not run)"
+        else:
+            reached = figure.per_cpu_second
+            shown = f"{reached:,.0f} {figure.unit} per CPU second" if reached is not None else "(no CPU time)"
+        met = "met" if reached is not None and reached >= self.value else "NOT met"
+        return f"target: {self.what}: {shown} (target {self.value:,g}): {met}"
+
+
+TARGETS: list[Target] = []
+"""The targets the suites declare, printed after the table for the figures this run measured."""
+
+
 class Durations(list[float]):
     """Wall-clock seconds of each timed round, with the CPU seconds of this process in ``cpu``."""
 
@@ -203,6 +234,7 @@ def summary_lines() -> list[str]:
                     cpu = f"{figure.per_cpu_second:,.1f}"
             lines.append(f"{figure.name:<{width}}  {rate:>20}  {median:>12}  {cpu:>12}  {against}")
     lines.extend(NOTES)
+    lines.extend(line for line in (t.line() for t in TARGETS) if line is not None)
     return lines
 
 

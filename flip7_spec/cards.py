@@ -199,10 +199,16 @@ def canonical_text(text: str) -> str:
 
 
 def card(text: str) -> Card:
-    """Return the interned card for ``text`` (read laxly). Raises :class:`CardError` if unknown."""
-    found = _INTERNED.get(text)
+    """Return the interned card for ``text`` (read laxly). Raises :class:`CardError` if unknown, or if
+    ``text`` is no text at all."""
+    try:
+        found = _INTERNED.get(text)
+    except TypeError:  # unhashable: a list or a dict where a card's text belongs
+        found = None
     if found is not None:
         return found
+    if not isinstance(text, str):
+        raise CardError(f"a card is named by its text (str), not {type(text).__name__}: {text!r:.60}")
     canonical = canonical_text(text)
     found = _INTERNED.get(canonical)
     if found is None:

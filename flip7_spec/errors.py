@@ -23,7 +23,16 @@ class SetupError(Flip7Error, ValueError):
 
 class ChanceError(Flip7Error, ValueError):
     """A chance outcome that cannot be used: a reshuffle order that is not a permutation of the discard
-    pile, or a reshuffle needed when none was supplied."""
+    pile, or a reshuffle needed when none was supplied.
+
+    ``reshuffle``, when the game knows it, is the problem as the protocol's ``errored.reshuffle`` field
+    carries it (docs/protocol.md): ``problem`` (``"no_order"`` or ``"not_a_permutation"``), ``discard_pile``
+    (its cards) and ``index`` (which order).
+    """
+
+    def __init__(self, message: str, reshuffle: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.reshuffle = reshuffle
 
 
 class IllegalDecision(Flip7Error, ValueError):
@@ -52,3 +61,13 @@ class InputError(Flip7Error, ValueError):
 class OutputError(Flip7Error, OSError):
     """An output that cannot be written: a missing or unwritable folder, a full disk, a file that is an
     input of the same run, or one another run is writing."""
+
+
+class ModuleClash(Flip7Error, ImportError):
+    """A user's module (``--python``, ``--policy``) in the current folder with the name of an installed
+    module: loading it would shadow the installed one, or be shadowed by it."""
+
+
+class SimulationError(Flip7Error, RuntimeError):
+    """A simulated game that could not be played: a user's policy failed, tried to end its process or took
+    too long, or the worker process playing the game died. The message names the game."""

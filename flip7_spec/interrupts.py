@@ -56,3 +56,29 @@ def stop_on_signals() -> Iterator[None]:
 def interruption(error: KeyboardInterrupt) -> int:
     """The exit status for ``error``: its own for :class:`Interrupted`, 130 for a plain Ctrl-C."""
     return error.exit_code if isinstance(error, Interrupted) else 128 + signal.SIGINT
+
+
+class TookTooLong(BaseException):
+    """Raised by :func:`time_limit` in the block that ran past its time (a BaseException, so user code that
+    catches ``Exception`` cannot swallow it)."""
+
+
+@contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Raise :class:`TookTooLong` in the block once ``seconds`` have passed (SIGALRM). Only in the main
+    thread, and only when no other timer is running (a signal cannot reach another thread; an outer timer
+    is kept): elsewhere the block runs unbounded."""
+    if threading.current_thread() is not threading.main_thread() or signal.getitimer(signal.ITIMER_REAL)[0]:
+        yield
+        return
+
+    def alarm(number: int, frame: FrameType | None) -> None:
+        raise TookTooLong
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

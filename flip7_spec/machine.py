@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from flip7_spec.cards import Card
-from flip7_spec.errors import ChanceError, IllegalDecision
+from flip7_spec.cards import Card, card
+from flip7_spec.errors import CardError, ChanceError, Flip7Error, IllegalDecision
 from flip7_spec.events import HIT, STAY, Choice, Decision, DecisionKind, Event, Status
 
 if TYPE_CHECKING:
@@ -41,6 +41,9 @@ ACTIVE = Status.ACTIVE
 STAYED = Status.STAYED
 FROZEN = Status.FROZEN
 BUSTED = Status.BUSTED
+
+_STATUS_TEXT = {status: status.value for status in Status}
+"""Each status as the text observations show (a table: the enum's ``value`` is a slower property)."""
 
 Reshuffler = Callable[[list[Card]], list[Card]]
 """Receives the discard pile and returns the new draw pile, top card first."""
@@ -205,6 +208,7 @@ class Game:
         self._draws_without_decision = 0
         self._cycle_limit = STALL_PASSES * max(len(deck), 1)
         self._stalled_game = False
+        self._pilot: Callable[[Game, Decision], Choice] | None = None  # see play_out
 
     # ---- public interface -------------------------------------------------------------------------
 
@@ -231,11 +235,7 @@ class Game:
             raise IllegalDecision("no decision is pending: the game is over")
         kind = type(choice)
         if not (((kind is str or kind is int) and choice in pending.options) or _is_option(choice, pending.options)):
-            raise IllegalDecision(
-                f"{choice!r} is not a legal choice for the pending {pending.kind} decision of player "
-                f"{pending.player}; legal choices: {', '.join(map(_show, pending.options))}",
-                list(pending.options),
-            )
+            raise _illegal(pending, choice)
         queued = list(self.reshuffles) if self.reshuffles else None  # the orders waiting, for a rebuild
         self.pending = None
         self._draws_without_decision = 0
@@ -253,6 +253,28 @@ class Game:
             return []
         self.history.append(Ply(pending, choice, tuple(events)))
         return list(events)
+
+    def play_out(self, choose: Callable[[Game, Decision], Choice]) -> None:
+        """Play the game to its end, ``choose`` making every pending decision: what calling :meth:`apply`
+        with its choice at each decision does, for a game created with ``record=False`` (a simulation's,
+        which keeps no history), without leaving the loop that runs the game between two decisions.
+
+        ``choose`` is asked for each decision as it becomes pending, the game standing at it; a choice that
+        is not legal raises :class:`IllegalDecision` as :meth:`apply` does, the game still at that decision.
+        An exception from ``choose``, or a :class:`ChanceError` (a reshuffle with no valid order), ends the
+        play there, the game left where it stopped (:meth:`apply` would put it back as it was before the
+        decision, for a caller that goes on). Raises ValueError for a recording game (use :meth:`apply`,
+        which returns the events of each decision) and for one not started.
+        """
+        if self._events is not None:
+            raise ValueError("play_out is for a game created with record=False; a recording game uses apply")
+        if self.pending is None and not self.over:
+            raise ValueError("play_out needs a started game")
+        self._pilot = choose
+        try:
+            self._run()
+        finally:
+            self._pilot = None
 
     @property
     def recording(self) -> bool:
@@ -297,9 +319,15 @@ class Game:
         """An independent copy of the game (cards and ruleset are immutable and shared)."""
         return copy.deepcopy(self, {id(self.ruleset): self.ruleset, id(self.named_ruleset): self.named_ruleset})
 
-    def supply_reshuffle(self, order: Sequence[Card]) -> None:
-        """Queue the order (top first) of a future reshuffle; checked when it is used."""
-        self.reshuffles.append(list(order))
+    def supply_reshuffle(self, order: Sequence[Card | str]) -> None:
+        """Queue the order (top first) of a future reshuffle, as cards or their texts; checked against the
+        discard pile when it is used. Raises :class:`ChanceError` now for an order that is no list of cards."""
+        if isinstance(order, (str, bytes)) or not isinstance(order, Iterable):
+            raise ChanceError(f"a reshuffle order is a list of cards (or their texts), not {type(order).__name__}")
+        try:
+            self.reshuffles.append([c if isinstance(c, Card) else card(c) for c in order])
+        except CardError as error:
+            raise ChanceError(f"reshuffle order: {error}") from None
 
     def restack(self, top_first: Sequence[Card]) -> None:
         """Put the draw pile in the order ``top_first`` (its cards, top first), as if the deck had been dealt
@@ -350,6 +378,8 @@ class Game:
     def observation(self) -> dict[str, Any]:
         """The canonical observation (see docs/trace-format.md): the same JSON value in every engine."""
         pending = self.pending
+        round_score = self.round_score
+        totals = self.totals
         return {
             "round": self.round,
             "dealer": self.dealer,
@@ -359,9 +389,9 @@ class Game:
             "players": [
                 {
                     "cards": [c.text for c in p.cards],
-                    "status": p.status.value,
-                    "round_score": self.round_score(seat),
-                    "total": self.totals[seat],
+                    "status": _STATUS_TEXT[p.status],
+                    "round_score": round_score(seat),
+                    "total": totals[seat],
                 }
                 for seat, p in enumerate(self.players)
             ],
@@ -504,16 +534,25 @@ class Game:
         if self.reshuffles:
             order = self.reshuffles.popleft()
             if Counter(c.text for c in order) != Counter(c.text for c in discard):
+                held = sorted(c.text for c in discard)
                 raise ChanceError(
                     f"reshuffle order is not a permutation of the discard pile ({len(discard)} cards: "
-                    f"{' '.join(sorted(c.text for c in discard))}); got {len(order)} cards: "
-                    f"{' '.join(c.text for c in order)}"
+                    f"{' '.join(held)}); got {len(order)} cards: {' '.join(c.text for c in order)}",
+                    {"problem": "not_a_permutation", "discard_pile": held, "index": len(self._orders)},
                 )
         elif self.reshuffler is not None:
-            order = _checked_order(self.reshuffler(list(discard)), discard)
+            try:
+                offered = self.reshuffler(list(discard))
+            except Flip7Error:  # raised on purpose (a hunt giving a game up): the caller's own to handle
+                raise
+            except Exception as error:  # the caller's callback failed: the game must stay as it was
+                raise ChanceError(f"the reshuffler raised {type(error).__name__}") from error
+            order = _checked_order(offered, discard)
         else:
             raise ChanceError(f"a reshuffle of the {len(discard)}-card discard pile is needed in round "
-                              f"{self.round}, but no reshuffle order was supplied")
+                              f"{self.round}, but no reshuffle order was supplied",
+                              {"problem": "no_order", "discard_pile": sorted(c.text for c in discard),
+                               "index": len(self._orders)})
         self._emit("reshuffle", clause, None, None, (("order", [c.text for c in order]),))
         self._orders.append(list(order))
         self.pile[:] = order[::-1]
@@ -523,8 +562,22 @@ class Game:
 
     def _run(self) -> None:
         while not self.over:
-            if self.pending is not None:
-                return
+            pending = self.pending
+            if pending is not None:
+                pilot = self._pilot
+                if pilot is None:
+                    return
+                # play_out: the pending decision is made here, as apply makes it
+                choice = pilot(self, pending)
+                kind = type(choice)
+                if not (((kind is str or kind is int) and choice in pending.options)
+                        or _is_option(choice, pending.options)):
+                    raise _illegal(pending, choice)
+                self.pending = None
+                self._draws_without_decision = 0
+                self.stack[-1].decide(self, choice)
+                self._choices.append(choice)
+                continue
             if self.ending or (not self.active and (not self.FINISH_ACTIONS or len(self.stack) == 1)):
                 last = self._before_scoring()
                 if last is not None:
@@ -598,15 +651,16 @@ class Game:
         if self._stalled_game:  # play could only cycle: the game ends here, the highest total winning
             self._end_game([seat for seat, total in enumerate(self.totals) if total == top], clauses.endless)
             return
+        last_round = self._last_round()
         if top >= ruleset.target_score:
             leaders = [seat for seat, total in enumerate(self.totals) if total == top]
             winners = self._winners_at_target(leaders)
             if winners is not None:
                 self._end_game(winners, clauses.winner)
                 return
-            if not self._last_round():
+            if not last_round:
                 self._emit("tie", clauses.tie, None, None, (("leaders", leaders),))
-        if self._last_round():
+        if last_round:
             # the rounds are up: whoever reached the target has won (nobody, perhaps)
             self._end_game([s for s, total in enumerate(self.totals) if total >= ruleset.target_score],
                            clauses.round_limit)
@@ -625,6 +679,15 @@ def _checked_order(order: Any, discard: list[Card]) -> list[Card]:
         raise ChanceError(f"the reshuffler returned {len(order)} cards that are not a permutation of the "
                           f"{len(discard)}-card discard pile")
     return order
+
+
+def _illegal(pending: Decision, choice: Choice) -> IllegalDecision:
+    """The error for ``choice`` made at ``pending`` when it is none of its options."""
+    return IllegalDecision(
+        f"{choice!r} is not a legal choice for the pending {pending.kind} decision of player "
+        f"{pending.player}; legal choices: {', '.join(map(_show, pending.options))}",
+        list(pending.options),
+    )
 
 
 def _is_option(choice: Choice, options: tuple[Choice, ...]) -> bool:

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, TypeVar, cast
 
-from flip7_spec.errors import RulesetError
+from flip7_spec.errors import InputError, RulesetError
+from flip7_spec.jsontext import parse_json
 
 T = TypeVar("T")
 
@@ -85,11 +86,12 @@ def split_deviation(text: str) -> tuple[str, Any] | None:
     name, sep, value = text.partition("=")
     if not sep:
         return None
-    try:
-        return name, json.loads(value)
-    except json.JSONDecodeError:
-        raise RulesetError(f"deviation {text!r}: the value after = must be JSON "
-                           "(e.g. reshuffle_moment=\"when_emptied\")") from None
+    try:  # strict and bounded: no NaN, no number over the digit limit, no deep nesting
+        return name, parse_json(value)
+    except InputError as error:
+        shown = text if len(text) <= 60 else text[:60] + "..."
+        raise RulesetError(f"deviation {shown!r}: the value after = must be JSON within the limits "
+                           f"(e.g. reshuffle_moment=\"when_emptied\"): {error}") from None
 
 
 def option_deviations(deviations: Sequence[str]) -> dict[str, Any]:

@@ -1,5 +1,6 @@
 """Policy specs as the command line writes them: ``threshold:20``, ``threshold-numbers:20``, ``cards:4``,
-``random``, or a user's ``MODULE:CALLABLE`` / ``file.py:CALLABLE`` (see :mod:`flip7_spec.user_policy`)."""
+``random``, or a user's ``MODULE:CALLABLE`` / ``file.py:CALLABLE``, with ``:N`` for a callable that takes a
+parameter (see :mod:`flip7_spec.user_policy`)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,30 @@ def policy_specs_help() -> str:
     return "; ".join(f"{name}{':' + b.parameter if b.parameter else ''}: {b.help}" for name, b in BUILT_INS.items())
 
 
+def sweep_family(spec: str) -> str | None:
+    """What ``--sweep`` appends each value to (``FAMILY`` of ``FAMILY:N``), or None for a spec without a
+    parameter: a built-in policy that takes one, with or without a value (``threshold-numbers`` and
+    ``threshold-numbers:20`` both give ``threshold-numbers``), or a user's ``MODULE:CALLABLE`` or
+    ``FILE.py:CALLABLE``, with or without ``:N`` (its callable is then called with the value as a second
+    argument, see :func:`~flip7_spec.user_policy.load_user_policy`)."""
+    name, _, _ = spec.partition(":")
+    built_in = BUILT_INS.get(name)
+    if built_in is not None:
+        return name if built_in.parameter is not None else None
+    base, _ = user_parameter(spec)
+    target, colon, callable_name = base.rpartition(":")
+    return base if colon and target and callable_name.isidentifier() else None
+
+
+def user_parameter(spec: str) -> tuple[str, int | None]:
+    """A user policy spec split into ``MODULE:CALLABLE`` and its whole-number parameter, when it ends in
+    ``:N`` (``my_bot.py:careful:18`` gives ``("my_bot.py:careful", 18)``)."""
+    head, colon, tail = spec.rpartition(":")
+    if colon and ":" in head and tail.isascii() and tail.isdigit():
+        return head, int(tail)
+    return spec, None
+
+
 def parameterised(spec: str) -> tuple[str, int] | None:
     """``(family, value)`` when ``spec`` is a built-in policy with a parameter (``threshold:20``), else None."""
     name, _, argument = spec.partition(":")
@@ -25,6 +50,11 @@ def parameterised(spec: str) -> tuple[str, int] | None:
     if built_in is None or built_in.parameter is None:
         return None
     return name, _whole_number(spec, argument)
+
+
+def user_policies(specs: Sequence[str]) -> list[str]:
+    """The specs among ``specs`` that name a user's policy (``MODULE:CALLABLE``, ``file.py:CALLABLE``)."""
+    return [spec for spec in specs if spec != "threshold" and spec.partition(":")[0] not in BUILT_INS]
 
 
 def make_policy(spec: str, threshold: int = 20) -> Policy:
@@ -44,11 +74,13 @@ def make_policy(spec: str, threshold: int = 20) -> Policy:
         if not colon:
             raise PolicyError(f"policy {spec!r}: give {name}:{built_in.parameter}, for example {name}:20")
         return built_in.build(_whole_number(spec, argument))
-    if colon and argument.rpartition(":")[2].isidentifier():
-        return load_user_policy(spec)
+    base, parameter = user_parameter(spec)
+    if colon and base.rpartition(":")[2].isidentifier():
+        return load_user_policy(base, parameter)
     close = difflib.get_close_matches(name, BUILT_INS, n=1)
     hint = f"did you mean {close[0]}{colon}{argument}? " if close else ""
-    raise PolicyError(f"unknown policy {spec!r}; {hint}policies are {', '.join(_spec_forms())} or MODULE:CALLABLE")
+    raise PolicyError(f"unknown policy {spec!r}; {hint}policies are {', '.join(_spec_forms())} or MODULE:CALLABLE"
+                      "[:N]")
 
 
 def seat_policies(specs: Sequence[str], players: int, threshold: int = 20) -> Policy:

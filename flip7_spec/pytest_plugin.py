@@ -12,20 +12,32 @@ It adds:
   as an :class:`~flip7_spec.protocol.adapter.EngineAdapter`, one per session);
 - the ``clause`` marker, naming the rule clauses a test exercises.
 
-The Hypothesis profiles ``ci`` and ``deep`` live in :mod:`flip7_spec.testing`; a project's ``conftest.py``
-calls :func:`flip7_spec.testing.load_profile` to register them and load the one ``$FLIP7_HYPOTHESIS_PROFILE``
-names (``--hypothesis-profile`` still wins). The plugin itself never changes the settings of other projects.
+The Hypothesis profiles ``ci``, ``deep`` and ``fuzz`` live in :mod:`flip7_spec.testing`. The plugin registers
+them, so that ``--hypothesis-profile fuzz`` works in any project (the fuzzing command,
+:mod:`flip7_spec.testing.fuzz`), and never loads one for other tests: a project's ``conftest.py`` calls
+:func:`flip7_spec.testing.load_profile` to run its own properties under ``ci``. A differential machine's
+``TestCase`` runs under its own profile (``ci`` unless ``$FLIP7_HYPOTHESIS_PROFILE``, ``--hypothesis-profile``
+or the project names another; :func:`flip7_spec.testing.machine_profile`), and the header line says which,
+with its shrink budget.
+
+A failing differential machine is reported with its message first (the command that runs the saved trace
+again, conform's diagnosis, the divergence), then Hypothesis's minimal example with its long runs of cards and
+draws folded; ``--tb=long`` (or any ``--tb`` other than the default) shows pytest's usual report instead.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
+import re
+from collections.abc import Generator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from flip7_spec.protocol.adapter import EngineAdapter
+from flip7_spec.testing.profiles import register_profiles
+
+register_profiles()  # registered, not loaded: --hypothesis-profile NAME can name them
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -44,11 +56,73 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
+    from flip7_spec.testing.profiles import describe_profile, loaded_profile
+
     command = config.getoption("--flip7-engine")
-    profile = config.getoption("--hypothesis-profile", default=None) or os.environ.get(
-        "FLIP7_HYPOTHESIS_PROFILE", "ci")
-    engine = f"engine {command!r}" if command else "the in-process reference"
-    return [f"flip7-spec: differential properties against {engine}; Hypothesis profile {profile}"]
+    engine = f"--flip7-engine {command!r}" if command else "no --flip7-engine (the fixture flip7_engine is the " \
+                                                             "in-process reference)"
+    try:
+        machines = describe_profile()
+    except Exception as error:  # an unknown profile name or a bad budget: say so here, the tests will fail on it
+        machines = f"cannot tell the profile ({error})"
+    others = loaded_profile() or "default"
+    return [f"flip7-spec: differential machines run {machines}; {engine}; other Hypothesis tests: profile {others}"]
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
+    """A failing differential machine's report, led by its message (see the module)."""
+    outcome = yield
+    report: pytest.TestReport = outcome.get_result()
+    if call.excinfo is None or not report.failed or item.config.getoption("tbstyle", "auto") != "auto":
+        return
+    from flip7_spec.testing.failures import EngineDivergence
+
+    error = call.excinfo.value
+    if isinstance(error, EngineDivergence) and error.trace_path is not None:
+        report.longrepr = failure_report(error)
+
+
+FOLD_CARDS = 8
+"""Lines of one card each (a deck printed by Hypothesis) folded into one line from this many on."""
+FOLD_DRAWS = 6
+"""Consecutive ``Draw N: ...`` lines of Hypothesis's example shown before the rest are counted instead."""
+_CARD_LINE = re.compile(r"^\s*\(?'[^'\s]{1,8}',?\)*,?\s*$")
+_DRAW_LINE = re.compile(r"^\s*Draw \d+: ")
+
+
+def failure_report(error: BaseException) -> str:
+    """The text of a differential machine's failure: its message, then the notes Hypothesis adds (the minimal
+    example) with each run of one-card lines folded into one line and long runs of draws counted."""
+    notes = [line for note in getattr(error, "__notes__", []) for line in str(note).splitlines()]
+    return "\n".join([f"{type(error).__name__}: {error}", *fold(notes)])
+
+
+def fold(lines: list[str]) -> list[str]:
+    """``lines`` with every run of :data:`FOLD_CARDS` or more one-card lines joined into one line, and every
+    run of more than :data:`FOLD_DRAWS` draw lines cut to its first ones and a count of the others."""
+    out: list[str] = []
+    index = 0
+    while index < len(lines):
+        end = index
+        while end < len(lines) and _CARD_LINE.match(lines[end]):
+            end += 1
+        if end - index >= FOLD_CARDS:
+            out.append(_indent(lines[index]) + " ".join(line.strip() for line in lines[index:end]))
+            index = end
+            continue
+        end = index
+        while end < len(lines) and _DRAW_LINE.match(lines[end]):
+            end += 1
+        if end - index > FOLD_DRAWS:
+            out.extend(lines[index:index + FOLD_DRAWS - 1])
+            out.append(f"{_indent(lines[index])}... {end - index - FOLD_DRAWS + 1} more draws (the saved trace "
+                       "holds the whole run)")
+            index = end
+            continue
+        out.append(lines[index])
+        index += 1
+    return out
 
 
 @pytest.fixture
@@ -80,3 +154,7 @@ def flip7_engine(request: pytest.FixtureRequest) -> Iterator[EngineAdapter]:
         yield engine
     finally:
         engine.close()
+
+
+def _indent(line: str) -> str:
+    return line[: len(line) - len(line.lstrip())]

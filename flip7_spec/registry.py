@@ -176,8 +176,8 @@ def game_definition(name: str) -> GameDefinition:
     """The definition of the game called ``name``. Raises :class:`RulesetError` listing the games if unknown."""
     try:
         return _GAMES[name]
-    except KeyError:
-        raise RulesetError(f"unknown game {name!r}; games are {', '.join(game_names())}") from None
+    except (KeyError, TypeError):  # TypeError: an unhashable name
+        raise RulesetError(f"unknown game {name!r:.60}; games are {', '.join(game_names())}") from None
 
 
 def definition_of(ruleset: Ruleset) -> GameDefinition:

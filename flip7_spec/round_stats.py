@@ -6,7 +6,7 @@ duplicate included; a Second Chance spent with its duplicate not). The summary g
 95% interval, overall and by seat, and the distributions of points and of cards.
 
 Intervals treat rounds as independent, which they are in one-round experiments on fresh decks
-(``simulate --rounds N --fresh-deck``); for the rounds of whole games, where the deck carries over, they
+(``simulate --rounds N``); for the rounds of whole games, where the deck carries over, they
 are approximate. Seats of one round share a deck, so the overall intervals take the round as the unit (the
 mean over its seats); by seat, each round is one independent outcome.
 """
@@ -37,56 +37,71 @@ class SeatTally:
         self.flip7s += other.flip7s
 
 
+Outcome = tuple[int, int, bool, bool]
+"""One seat's round: the points banked, the cards in front of the player, whether they busted, whether the
+round ended on their Flip 7."""
+
+
 @dataclass(slots=True)
 class RoundStats:
-    """Counts over rounds; :meth:`add_round` is the game's round-end hook, :meth:`merge` joins workers."""
+    """Counts over rounds; :meth:`add_round` is the game's round-end hook, :meth:`merge` joins workers.
+
+    Each seat's rounds are counted by outcome (most rounds repeat one of a few hundred), and the seat's
+    figures are made from those counts when asked for (:attr:`seats`): the same sums as adding the
+    rounds one by one, since they are sums of whole numbers. The figures of whole rounds (means over the
+    seats) are added as each round ends, in order.
+    """
 
     players: int
     rounds: int = 0
-    seats: list[SeatTally] = field(default_factory=list)
+    outcomes: list[Counter[Outcome]] = field(default_factory=list)
     round_points: Moments = field(default_factory=Moments)
     round_busts: Moments = field(default_factory=Moments)
     round_flip7s: Moments = field(default_factory=Moments)
     round_cards: Moments = field(default_factory=Moments)
-    points_seen: Counter[int] = field(default_factory=Counter)
-    cards_seen: Counter[int] = field(default_factory=Counter)
 
     def __post_init__(self) -> None:
-        if not self.seats:
-            self.seats = [SeatTally() for _ in range(self.players)]
+        if not self.outcomes:
+            self.outcomes = [Counter() for _ in range(self.players)]
 
     def add_round(self, game: Game) -> None:
         """Record the round that ``game`` has just scored (its cards are still on the table)."""
         self.rounds += 1
         flip7_seat = game.last_flip7
-        busted_count = cards_total = 0
-        for seat, (points, busted) in enumerate(zip(game.last_scores, game.last_busted, strict=True)):
-            cards = len(game.players[seat].cards)
-            tally = self.seats[seat]
-            tally.points.add(points)
-            tally.cards.add(cards)
-            tally.busts += busted
-            tally.flip7s += seat == flip7_seat
-            busted_count += busted
-            cards_total += cards
-            self.points_seen[points] += 1
-            self.cards_seen[cards] += 1
+        scores = game.last_scores
+        busted = game.last_busted
+        cards = [len(p.cards) for p in game.players]
+        for seat, outcomes in enumerate(self.outcomes):
+            outcomes[(scores[seat], cards[seat], busted[seat], seat == flip7_seat)] += 1
         n = self.players
-        self.round_points.add(sum(game.last_scores) / n)
-        self.round_busts.add(busted_count / n)
+        self.round_points.add(sum(scores) / n)
+        self.round_busts.add(sum(busted) / n)
         self.round_flip7s.add((flip7_seat is not None) / n)
-        self.round_cards.add(cards_total / n)
+        self.round_cards.add(sum(cards) / n)
+
+    @property
+    def seats(self) -> list[SeatTally]:
+        """Each seat's tally, from its outcomes."""
+        return [_tally(outcomes) for outcomes in self.outcomes]
+
+    @property
+    def points_seen(self) -> Counter[int]:
+        """Player-rounds by points banked."""
+        return _seen(self.outcomes, 0)
+
+    @property
+    def cards_seen(self) -> Counter[int]:
+        """Player-rounds by cards in front of the player at the round's end."""
+        return _seen(self.outcomes, 1)
 
     def merge(self, other: RoundStats) -> None:
         self.rounds += other.rounds
-        for mine, theirs in zip(self.seats, other.seats, strict=True):
-            mine.merge(theirs)
+        for mine, theirs in zip(self.outcomes, other.outcomes, strict=True):
+            mine.update(theirs)
         self.round_points.merge(other.round_points)
         self.round_busts.merge(other.round_busts)
         self.round_flip7s.merge(other.round_flip7s)
         self.round_cards.merge(other.round_cards)
-        self.points_seen.update(other.points_seen)
-        self.cards_seen.update(other.cards_seen)
 
     def summary(self) -> dict[str, Any]:
         """The figures as JSON: overall, by seat, and the distributions (value -> player-rounds)."""
@@ -108,6 +123,31 @@ class RoundStats:
             "flip7_rate": _mean(self.round_flip7s, 4, key="rate"),
             "cards_per_round": _mean(self.round_cards, 3),
         }
+
+
+def _tally(outcomes: Counter[Outcome]) -> SeatTally:
+    """A seat's tally from its outcomes: sums of whole numbers, so exactly what adding them round by round
+    gives."""
+    tally = SeatTally()
+    rounds = sum(outcomes.values())
+    points, cards = tally.points, tally.cards
+    points.n = cards.n = rounds
+    points.total = float(sum(count * p for (p, _, _, _), count in outcomes.items()))
+    points.squares = float(sum(count * p * p for (p, _, _, _), count in outcomes.items()))
+    cards.total = float(sum(count * c for (_, c, _, _), count in outcomes.items()))
+    cards.squares = float(sum(count * c * c for (_, c, _, _), count in outcomes.items()))
+    tally.busts = sum(count for (_, _, busted, _), count in outcomes.items() if busted)
+    tally.flip7s = sum(count for (_, _, _, flip7), count in outcomes.items() if flip7)
+    return tally
+
+
+def _seen(outcomes: list[Counter[Outcome]], part: int) -> Counter[int]:
+    """Player-rounds by one part of the outcome (0: points, 1: cards), over every seat."""
+    seen: Counter[int] = Counter()
+    for counts in outcomes:
+        for outcome, count in counts.items():
+            seen[outcome[part]] += count
+    return seen
 
 
 def _seat_figures(tally: SeatTally, rounds: int) -> dict[str, Any]:

@@ -30,7 +30,7 @@ from typing import Any, ClassVar
 from flip7_spec.cards import Card, Kind, card
 from flip7_spec.errors import ArgumentError, CardError, InputError, RulesetError
 from flip7_spec.inputs import read_ruleset_document
-from flip7_spec.limits import check_ruleset
+from flip7_spec.limits import DECK_CARDS, check_ruleset
 from flip7_spec.misreadings import misreading, misreading_names, option_deviations, split_deviation
 
 
@@ -123,7 +123,13 @@ class Ruleset:
         return max(1, math.ceil(players / self.players_per_deck))
 
     def deck_cards(self, players: int = 3) -> list[Card]:
-        """The cards of the full deck for ``players`` players, in composition order (not shuffled)."""
+        """The cards of the full deck for ``players`` players, in composition order (not shuffled). Raises
+        :class:`ArgumentError` for a player count that is not a whole number, :class:`LimitError` for a deck
+        over the deck size limit."""
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise ArgumentError(f"players must be a whole number, not {type(players).__name__}")
+        DECK_CARDS.check(sum(count for _, count in self.deck) * self.decks_for(players),
+                         f"the deck of {self.name} for {players:,} players")
         return list(_deck_of(self.deck, self.decks_for(players)))
 
     def check_players(self, players: int) -> None:
@@ -240,8 +246,8 @@ def preset(name: str) -> Ruleset:
     """The preset called ``name``. Raises :class:`RulesetError` listing the presets if unknown."""
     try:
         return _PRESETS[name]()
-    except KeyError:
-        raise RulesetError(f"unknown ruleset {name!r}; presets are {', '.join(preset_names())}") from None
+    except (KeyError, TypeError):  # TypeError: an unhashable name
+        raise RulesetError(f"unknown ruleset {name!r:.60}; presets are {', '.join(preset_names())}") from None
 
 
 def _apply_options(base: Ruleset, options: Mapping[str, Any], where: str) -> Ruleset:
@@ -337,7 +343,13 @@ def _parse_deviations(data: Any, where: str, ruleset: Ruleset) -> tuple[str, ...
     """Checked deviations: each a known misreading of the ruleset's game or a valid ``option=value``."""
     if not isinstance(data, list) or not all(isinstance(text, str) for text in data):
         raise RulesetError(f"{where}: expected a list of misreading names and option=value readings")
+    seen: set[str] = set()
     for index, text in enumerate(data):
+        key = text.partition("=")[0]
+        if key in seen:  # a misreading applied twice is no reading at all; an option read twice, a contradiction
+            shown = key if len(key) <= 60 else key[:60] + "..."
+            raise RulesetError(f"{where}[{index}]: {shown!r} is listed twice")
+        seen.add(key)
         try:
             split = split_deviation(text)
             if split is None:

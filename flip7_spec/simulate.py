@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flip7_spec.errors import LimitError
+from flip7_spec.events import Choice, Decision
 from flip7_spec.limits import DECISIONS
 from flip7_spec.machine import Game
 from flip7_spec.play import make_game
@@ -112,21 +113,29 @@ def _play_out(game: Game, policy: Policy, rng: random.Random, stats: Stats | Non
     if watch is not None:
         watch(game)
     game.start()
-    if observations is not None:
-        observations.append(game.observation())
-    apply = game.apply
     decisions = 0
-    while not game.over:
-        decision = game.pending
-        assert decision is not None
-        apply(policy(game, decision, rng))
+
+    def choose(game: Game, decision: Decision) -> Choice:
+        nonlocal decisions
         decisions += 1
-        if observations is not None:
-            observations.append(game.observation())
         if decisions > MAX_DECISIONS_PER_GAME:
             raise LimitError(f"game {seed or 0} of {game.named_ruleset.name} did not end within "
                              f"{MAX_DECISIONS_PER_GAME:,} decisions (the limit of {DECISIONS.name}): its players "
                              f"never bring it to an end")
+        return policy(game, decision, rng)
+
+    if observations is None and not game.recording:
+        game.play_out(choose)  # the fast path: the game asks the policy itself at each decision
+    else:
+        if observations is not None:
+            observations.append(game.observation())
+        apply = game.apply
+        while not game.over:
+            decision = game.pending
+            assert decision is not None
+            apply(choose(game, decision))
+            if observations is not None:
+                observations.append(game.observation())
     if stats is not None:
         stats.add_game(game)
         stats.decisions += decisions

@@ -8,24 +8,30 @@ independent of the others. Either way every round that ends feeds the per-round 
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import signal
 import sys
+from collections import deque
 from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Never
 
-from flip7_spec.errors import Flip7Error
-from flip7_spec.limits import GAMES, WORKERS, check_game_size, check_ruleset
+from flip7_spec.collector import fewer_collections
+from flip7_spec.errors import Flip7Error, SimulationError
+from flip7_spec.limits import CORPUS_LINE, GAMES, TRACE_FILE, WORKERS, check_game_size, check_ruleset
 from flip7_spec.machine import Game
 from flip7_spec.outputs import Output, check_distinct
 from flip7_spec.play import check_reachable
 from flip7_spec.policies import Policy
-from flip7_spec.policy_specs import seat_policies
+from flip7_spec.policy_specs import seat_policies, user_policies
 from flip7_spec.round_stats import RoundStats
 from flip7_spec.rulesets import Ruleset
 from flip7_spec.simulate import Stats, play_games, record_games
+from flip7_spec.user_policy import describe_error
 
 if TYPE_CHECKING:
     from tqdm import tqdm
@@ -59,6 +65,9 @@ class SimulationRun:
     workers: int = 1
     policies: tuple[str, ...] = ()
     one_round: bool = False
+    cluster: str | None = None
+    """A Dask cluster (``--cluster``) to play the units of work on instead of local processes; the command
+    holds the connection open (:func:`flip7_spec.cluster.session`)."""
 
     @property
     def policy_specs(self) -> tuple[str, ...]:
@@ -101,19 +110,31 @@ class ChunkResult:
 
 def _play_chunk(run: SimulationRun, start: int, stop: int) -> ChunkResult:
     """Play games [start, stop); return their statistics and, when recording, their trace lines."""
+    with fewer_collections():
+        return _played_chunk(run, start, stop)
+
+
+def _played_chunk(run: SimulationRun, start: int, stop: int) -> ChunkResult:
+    """:func:`_play_chunk`'s work."""
     per_round = RoundStats(run.players)
     stats = _RoundRecordingStats(run.players, per_round, run.one_round)
     policy = run.policy()
     lines: list[str] = []
-    if run.out is None:
-        for _ in play_games(run.played_ruleset(), run.players, policy, run.seed, range(start, stop), stats):
-            pass
-    else:
-        from flip7_spec.trace.canonical import dumps_line
+    game = start
+    try:
+        if run.out is None:
+            for _ in play_games(run.played_ruleset(), run.players, policy, run.seed, range(start, stop), stats):
+                game += 1
+        else:
+            from flip7_spec.trace.canonical import dumps_line
 
-        for record in record_games(run.played_ruleset(), run.players, policy, run.seed, range(start, stop),
-                                   run.observations, stats, _generator(run)):
-            lines.append(dumps_line(record.trace()))
+            for record in record_games(run.played_ruleset(), run.players, policy, run.seed, range(start, stop),
+                                       run.observations, stats, _generator(run)):
+                lines.append(dumps_line(record.trace()))
+                game += 1
+    except (Exception, SystemExit) as error:  # SystemExit: a user's code in the game
+        text = str(error) if isinstance(error, Flip7Error) else describe_error(error)
+        raise SimulationError(f"game {game} (seed {run.seed}:{game}): {text}") from None
     games = Stats(run.players)
     games.merge(stats)
     return ChunkResult(games, per_round, lines)
@@ -122,7 +143,7 @@ def _play_chunk(run: SimulationRun, start: int, stop: int) -> ChunkResult:
 def _generator(run: SimulationRun) -> str:
     """What the traces of ``run`` name as their generator: the command and the policies that played."""
     policies = " ".join(f"--policy {spec}" for spec in run.policy_specs)
-    mode = " --rounds --fresh-deck" if run.one_round else ""
+    mode = " --rounds" if run.one_round else ""
     return f"flip7-spec simulate {policies}{mode}"
 
 
@@ -137,18 +158,65 @@ def chunk_count(run: SimulationRun) -> int:
 
 
 def _results(run: SimulationRun) -> Iterator[tuple[int, ChunkResult]]:
-    workers = min(run.workers, chunk_count(run))
-    if workers == 1:
-        for start, stop in _chunks(run):
-            yield stop - start, _play_chunk(run, start, stop)
+    if run.cluster is not None:
+        yield from _cluster_results(run, run.cluster)
         return
+    workers = min(run.workers, chunk_count(run))
+    if workers == 1 and not user_policies(run.policy_specs):
+        for start, stop in _chunks(run):
+            yield stop - start, _guarded_chunk(run, start, stop)
+        return
+    # A user's policy always plays in a worker process: one that ends its process, or crashes it, ends the
+    # worker, which is named as an error, never the run itself (with exit 0 and no output).
     context = multiprocessing.get_context("spawn" if sys.platform == "win32" else "fork")
-    with context.Pool(workers, initializer=_worker_signals) as pool:
-        # imap keeps the games in order, so the output file is the same for any worker count
-        for (start, stop), result in zip(
-            _chunks(run), pool.imap(_star_play, ((run, a, b) for a, b in _chunks(run))), strict=True
-        ):
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_signals)
+    chunks = _chunks(run)
+    pending: deque[tuple[tuple[int, int], Future[ChunkResult]]] = deque()
+
+    def submit() -> None:
+        for start, stop in itertools.islice(chunks, 1):
+            pending.append(((start, stop), pool.submit(_guarded_chunk, run, start, stop)))
+
+    try:
+        for _ in range(2 * workers):  # a few chunks ahead, never the whole run: memory stays bounded
+            submit()
+        while pending:  # in order, so the output file is the same for any worker count
+            (start, stop), future = pending.popleft()
+            try:
+                result = future.result()
+            except BrokenProcessPool:
+                raise SimulationError(f"games {start} to {stop - 1} (seeds {run.seed}:{start}...): the worker "
+                                      "process playing them ended without a result (a policy that ends or "
+                                      f"crashes its process? policies: {', '.join(run.policy_specs)})") from None
+            submit()
             yield stop - start, result
+    finally:
+        _stop_pool(pool)
+
+
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """End the pool's workers now, busy or not (a run that stops early must not wait for them)."""
+    workers = dict(getattr(pool, "_processes", None) or {})  # no public way to reach them before Python 3.14
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in workers.values():
+        if process.is_alive():
+            process.terminate()
+    for process in workers.values():
+        process.join(timeout=5)
+        if process.is_alive():
+            process.kill()
+            process.join(timeout=5)
+
+
+def _cluster_results(run: SimulationRun, address: str) -> Iterator[tuple[int, ChunkResult]]:
+    """The units of work played on the cluster's workers and handed on in order (so the statistics and the
+    trace file are those of a local run), a few in flight per worker thread."""
+    from flip7_spec.cluster import client_for, in_order, worker_count
+
+    client = client_for(address)
+    tasks = ((_play_chunk, (run, start, stop)) for start, stop in _chunks(run))
+    for (start, stop), result in zip(_chunks(run), in_order(client, tasks, 3 * worker_count(client)), strict=True):
+        yield stop - start, result
 
 
 def _worker_signals() -> None:
@@ -158,8 +226,16 @@ def _worker_signals() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _star_play(args: tuple[SimulationRun, int, int]) -> ChunkResult:
-    return _play_chunk(*args)
+def _guarded_chunk(run: SimulationRun, start: int, stop: int) -> ChunkResult:
+    """:func:`_play_chunk`, with any failure raised as a :class:`SimulationError` naming the game (a plain
+    exception that a worker process can send back)."""
+    try:
+        return _play_chunk(run, start, stop)
+    except SimulationError:
+        raise
+    except (Exception, SystemExit) as error:  # before the first game: making the policies
+        text = str(error) if isinstance(error, Flip7Error) else describe_error(error)
+        raise SimulationError(f"games {start} to {stop - 1}: {text}") from None
 
 
 def check_run(run: SimulationRun) -> None:
@@ -191,6 +267,7 @@ def run_experiment(run: SimulationRun, progress: bool | None = None, inputs: Seq
     output = None
     total, rounds = Stats(run.players), RoundStats(run.players)
     show = sys.stderr.isatty() if progress is None else progress
+    written = 0
     try:
         if run.out is not None:
             check_distinct([("--out", run.out)], inputs)
@@ -200,8 +277,10 @@ def run_experiment(run: SimulationRun, progress: bool | None = None, inputs: Seq
                 total.merge(result.games)
                 rounds.merge(result.rounds)
                 if output is not None:
+                    _check_lines(run, result.lines, written)
                     output.write("".join(result.lines))
                 bar.update(count)
+                written += count
     except BaseException:
         if output is not None:
             output.discard()
@@ -209,6 +288,19 @@ def run_experiment(run: SimulationRun, progress: bool | None = None, inputs: Seq
     if output is not None:
         output.commit()
     return total, rounds
+
+
+def _check_lines(run: SimulationRun, lines: Sequence[str], first: int) -> None:
+    """Refuse to write a trace that ``replay`` would refuse as too large (:data:`TRACE_FILE` for a ``.json``
+    file, :data:`CORPUS_LINE` for a line of a ``.jsonl``): what simulate writes, replay reads."""
+    limit = TRACE_FILE if run.out is not None and run.out.suffix == ".json" else CORPUS_LINE
+    for offset, line in enumerate(lines):
+        if len(line) * 4 > limit.value:  # else it cannot be over, whatever its characters
+            size = len(line.encode("utf-8"))
+            if size > limit.value:
+                raise SimulationError(f"game {first + offset} (seed {run.seed}:{first + offset}): its trace is "
+                                      f"{size:,} bytes, over the limit of {limit.text} ({limit.name}) that "
+                                      "replay reads; record fewer players, a lower target or no observations")
 
 
 def run_simulation(run: SimulationRun, progress: bool | None = None, inputs: Sequence[Path] = ()) -> Stats:

@@ -36,7 +36,7 @@ def test_the_engine_plays_like_the_reference(flip7_engine_command: str | None, f
     try:
         if not {"round", "game"} & set(machine.hello().get("levels", [])):
             pytest.skip("the engine declares neither the round nor the game level")
-        run_state_machine_as_test(machine)
+        machine.run_as_test()
     finally:
         machine.close()
 

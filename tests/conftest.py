@@ -10,6 +10,23 @@ from flip7_spec.testing import load_profile
 load_profile()
 
 
+def _import_the_package() -> None:
+    """Hypothesis draws some values from the constants of the local modules imported so far: import every module
+    of the package now, so that a property draws the same examples whatever tests ran before it (a module a test
+    loads from a temporary folder, a user's policy say, still adds its own)."""
+    import importlib
+    import pkgutil
+
+    import flip7_spec
+
+    for module in pkgutil.walk_packages(flip7_spec.__path__, "flip7_spec."):
+        if not module.name.endswith("__main__"):
+            importlib.import_module(module.name)
+
+
+_import_the_package()
+
+
 @pytest.fixture
 def toy_game() -> Iterator[str]:
     """The toy third game of tests/toy_game.py registered for one test; yields its preset's name."""

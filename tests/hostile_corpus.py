@@ -223,6 +223,7 @@ def _files(folder: Path) -> None:
             source.write_bytes(b'description = "caf\xe9"\n')
         else:
             source.write_text(text, encoding="utf-8")
+    _files_round_two(folder, good)
     stall = folder / "fixtures-stall"
     (stall / "src" / "flip7").mkdir(parents=True)
     (stall / "rulesets").mkdir()
@@ -235,6 +236,119 @@ def _files(folder: Path) -> None:
     (listed / "src" / "flip7").mkdir(parents=True)
     (listed / "flip7").mkdir()
     (listed / "flip7" / "deep.json").write_text(deep, encoding="utf-8")
+
+
+CUSTOM = 'base = "flip7"\nname = "custom-bonus"\n[options]\nflip7_bonus = 21\n'
+"""A ruleset whose scoring hands are not shipped: conform searches them with z3 and caches them."""
+VICTIM = "a file that is not the run's to touch\n"
+ENG_PY = ("import sys\nsys.path.insert(0, " + repr(str(ENGINES)) + ")\n"
+          "from _loop import dumps, serve_with\nserve_with(lambda request, reply: dumps(reply))\n")
+INPROC_PY = "from flip7_spec.protocol.adapter import ReferenceAdapter as Engine\n"
+
+
+def _cache_entry(folder: Path, name: str) -> Path:
+    """Where the cache folder ``FOLDER/NAME`` keeps the hands of :data:`CUSTOM`."""
+    from flip7_spec import __version__
+    from flip7_spec.conformance.scoring_hands import ruleset_hash
+    from flip7_spec.rulesets import load_ruleset
+
+    digest = ruleset_hash(load_ruleset(str(folder / "custom.toml")))
+    return folder / name / __version__ / "scoring-hands" / f"{digest}.json"
+
+
+def _files_round_two(folder: Path, good: dict[str, Any]) -> None:
+    """The inputs of the second audit (issue 30)."""
+    from flip7_spec.trace.canonical import dumps_document
+
+    # Outputs: a link and a user's file planted at the names an output used to write through.
+    _write(folder, "victim.txt", VICTIM)
+    (folder / "planted").mkdir()
+    (folder / "planted" / "games.jsonl.partial").symlink_to(folder / "victim.txt")
+    (folder / "planted" / "report.json.partial").symlink_to(folder / "victim.txt")
+    _write(folder, "planted/page.html.partial", "the user's own file\n")
+    _write(folder, "eng.py", ENG_PY)
+    _write(folder, "inproc.py", INPROC_PY)
+    _write(folder, "inproc_bad.py", (
+        "import os, sys, time\nfrom flip7_spec.protocol.adapter import ReferenceAdapter\n"
+        "class Exits(ReferenceAdapter):\n"
+        "    def decide(self, *args, **kwargs):\n        sys.exit(0)\n"
+        "class HardExit(ReferenceAdapter):\n"
+        "    def decide(self, *args, **kwargs):\n        os._exit(0)\n"
+        "class Hangs(ReferenceAdapter):\n"
+        "    def decide(self, *args, **kwargs):\n        while True:\n            time.sleep(0.1)\n"))
+    many = folder / "fixtures-many-players" / "src" / "flip7"
+    many.mkdir(parents=True)
+    (many / "many.toml").write_text('description = "too many players"\nclauses = ["F7-DEAL"]\nruleset = "flip7"\n'
+                                    'players = 100000\ndealer = 0\ntop = []\ndecisions = []\n', encoding="utf-8")
+    # The scoring-hands cache: a FIFO, deep nesting, an empty hands list, a big file at a custom ruleset's entry.
+    _write(folder, "custom.toml", CUSTOM)
+    for name in ("cache-fifo", "cache-deep", "cache-empty", "cache-big", "cache-old"):
+        _cache_entry(folder, name).parent.mkdir(parents=True)
+    os.mkfifo(_cache_entry(folder, "cache-fifo"))
+    _write(folder, str(_cache_entry(folder, "cache-deep").relative_to(folder)), "[" * 100_000 + "]" * 100_000)
+    from flip7_spec import __version__
+    from flip7_spec.conformance.scoring_hands import ruleset_hash
+    from flip7_spec.rulesets import load_ruleset
+
+    digest = ruleset_hash(load_ruleset(str(folder / "custom.toml")))
+    _write(folder, str(_cache_entry(folder, "cache-empty").relative_to(folder)), json.dumps(
+        {"format": 2, "version": __version__, "hash": digest, "complete": True, "checksum": "0" * 64,
+         "hands": []}))
+    _write(folder, str(_cache_entry(folder, "cache-old").relative_to(folder)), json.dumps(
+        {"format": 1, "hash": digest, "hands": []}))
+    _sparse(_cache_entry(folder, "cache-big"), 2 * 1024 * MIB)
+    # Policies that end, hang or crash their process, or raise an error whose message fails.
+    _write(folder, "policies/bots.py", (
+        "import os, sys, time\n"
+        "def exits(view):\n    sys.exit(0)\n"
+        "def hard_exit(view):\n    os._exit(0)\n"
+        "def hangs(view):\n    while True:\n        time.sleep(0.1)\n"
+        "def crashes(view):\n    import ctypes\n    ctypes.string_at(0)\n"
+        "class Opaque(Exception):\n"
+        "    def __str__(self):\n        raise RuntimeError('no message')\n"
+        "    __repr__ = __str__\n"
+        "def opaque(view):\n    raise Opaque()\n"))
+    # A folder whose own modules would shadow installed ones, with a user policy beside them.
+    _write(folder, "shadow/z3.py", "import pathlib\npathlib.Path('shadowed').write_text('z3')\n"
+                                   "raise ImportError('a user module named z3 was loaded')\n")
+    _write(folder, "shadow/mybot.py", "def decide(view):\n    return None\n")
+    _write(folder, "shadow/custom.toml", CUSTOM)
+    _write(folder, "shadow/inproc.py", INPROC_PY)
+    # Traces conform --trace and show cannot use.
+    text = dumps_document(good)
+    _write(folder, "trace-truncated.json", text[: len(text) // 2])
+    _write(folder, "trace-empty.jsonl", "")
+    _write(folder, "trace-no-game.json", '{"format": "flip7-trace", "version": 1, "steps": []}')
+    floated = json.loads(text)
+    floated["header"]["dealer"] = 0.0
+    _write(folder, "trace-float.json", json.dumps(floated))
+    # Rulesets the limits now bound, and deviations that crashed.
+    _write(folder, "ruleset-million.toml", 'base = "flip7"\nname = "far"\n[options]\ntarget_score = 1000000\n')
+    _write(folder, "ruleset-dev-huge.json", json.dumps({"base": "flip7", "name": "d",
+                                                        "deviations": ["flip7_bonus=" + "9" * 5_000]}))
+    _write(folder, "ruleset-dev-twice.toml", 'base = "flip7"\nname = "d"\n'
+                                             'deviations = ["dealer_fixed", "dealer_fixed"]\n')
+    twice = json.loads(text)
+    twice["header"]["ruleset"] = {"base": "flip7", "name": "d", "deviations": ["dealer_fixed", "dealer_fixed"]}
+    _write(folder, "trace-dev-twice.json", json.dumps(twice))
+    huge = json.loads(text)
+    huge["header"]["ruleset"] = {"base": "flip7", "name": "d", "deviations": ["flip7_bonus=" + "9" * 5_000]}
+    _write(folder, "trace-dev-huge.json", json.dumps(huge))
+    # Engines that declare no level, or skip everything after the handshake.
+    _write(folder, "engines/no_levels.py", (
+        "import sys\nsys.path.insert(0, " + repr(str(ENGINES)) + ")\n"
+        "from _loop import dumps, serve_with\n"
+        "def rewrite(request, reply):\n"
+        "    if request.get('cmd') == 'hello' and 'result' in reply:\n"
+        "        reply['result']['levels'] = []\n"
+        "    return dumps(reply)\nserve_with(rewrite)\n"))
+    _write(folder, "engines/skips_after_hello.py", (
+        "import sys\nsys.path.insert(0, " + repr(str(ENGINES)) + ")\n"
+        "from _loop import dumps, serve_with\n"
+        "def rewrite(request, reply):\n"
+        "    if request.get('cmd') in ('hello', 'quit'):\n"
+        "        return dumps(reply)\n"
+        "    return dumps({'seq': request.get('seq'), 'skipped': {'reason': 'nothing'}})\nserve_with(rewrite)\n"))
 
 
 # ---- the checks after an item ---------------------------------------------------------------------------
@@ -313,6 +427,63 @@ def _helper_run_reported(ran: Ran) -> None:
     report = _strict_json(ran.folder / "helper.json")
     outcomes = {r["outcome"] for r in report["results"]}
     assert outcomes == {"pass"} and len(report["results"]) == 8, report["counts"]  # 2 games: round, game, legal
+
+
+def _victim_kept(ran: Ran) -> None:
+    assert (ran.folder / "victim.txt").read_text(encoding="utf-8") == VICTIM, "a planted link was written through"
+    planted = ran.folder / "planted"
+    assert os.readlink(planted / "games.jsonl.partial") == str(ran.folder / "victim.txt")
+    assert os.readlink(planted / "report.json.partial") == str(ran.folder / "victim.txt")
+    assert (planted / "page.html.partial").read_text(encoding="utf-8") == "the user's own file\n"
+
+
+def _simulated_through_planted(ran: Ran) -> None:
+    _victim_kept(ran)
+    lines = (ran.folder / "planted" / "games.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 3 and all(json.loads(line)["format"] == "flip7-trace" for line in lines)
+
+
+def _reported_through_planted(ran: Ran) -> None:
+    _victim_kept(ran)
+    assert json.loads((ran.folder / "planted" / "report.json").read_text(encoding="utf-8"))["counts"]
+    assert (ran.folder / "planted" / "page.html").read_text(encoding="utf-8").startswith("<!")
+
+
+def _unchanged(name: str, text: str) -> Check:
+    def check(ran: Ran) -> None:
+        assert (ran.folder / name).read_text(encoding="utf-8") == text, f"{name} was overwritten"
+
+    return check
+
+
+def _cache_rebuilt(name: str) -> Check:
+    def check(ran: Ran) -> None:
+        warnings = [line for line in ran.err.splitlines() if "scoring-hands cache" in line]
+        assert len(warnings) == 1 and "searching again" in warnings[0], ran.err
+        entry = json.loads(_cache_entry(ran.folder, name).read_text(encoding="utf-8"))
+        assert entry["complete"] is True and len(entry["hands"]) >= 5, entry
+        scoring = next(line for line in ran.out.splitlines() if line.startswith("corpus:"))
+        ran_count = int(scoring.split(" scoring (")[1].split(" ran")[0])
+        assert ran_count == 4 + len(entry["hands"]), scoring  # the 4 official examples and every hand
+
+    return check
+
+
+def _errored(words: str) -> Check:
+    def check(ran: Ran) -> None:
+        assert words in ran.out and "ERROR" in ran.out, ran.out[-2000:]
+
+    return check
+
+
+def _nothing_shadowed(ran: Ran) -> None:
+    assert not (ran.folder / "shadow" / "shadowed").exists(), "a module of the current folder shadowed z3"
+
+
+def _saved_with_a_long_seed(ran: Ran) -> None:
+    saved = list((ran.folder / "long-seed-failures").iterdir())
+    assert len(saved) == 1 and len(saved[0].name) <= 200, saved
+    assert json.loads(saved[0].read_text(encoding="utf-8"))["format"] == "flip7-trace"
 
 
 def _end_helper(name: str) -> Callable[[Path], None]:
@@ -491,7 +662,202 @@ def items(folder: Path) -> list[Item]:
             "except Flip7Error:\n    raise SystemExit(0)\n"
             "raise SystemExit('a reshuffle with cards from nowhere was accepted')\n"), expect=(0,)),
     ]
-    return listed
+    return listed + round_two(folder)
+
+
+def in_folder(folder: str, *command: str | bytes) -> tuple[str | bytes, ...]:
+    """``command`` run from the subfolder ``folder`` of the corpus (through ``sh -c 'cd ... && exec ...'``)."""
+    return ("sh", "-c", 'cd "$0" && exec "$@"', folder, *command)
+
+
+def cached(name: str, *args: str) -> tuple[str | bytes, ...]:
+    """``flip7-spec ARGS`` with the scoring-hands cache in the corpus's folder ``NAME``."""
+    return ("sh", "-c", 'FLIP7_SPEC_CACHE_DIR="$PWD/$0" exec "$@"', name, *cli(*args))
+
+
+def isolated(*args: str | bytes) -> tuple[str | bytes, ...]:
+    """``flip7-spec ARGS`` as the installed command runs it: the current folder is not put first on the
+    path (``python -P``), so only flip7-spec itself could let a module there shadow an installed one."""
+    return (sys.executable, "-P", "-m", "flip7_spec", *args)
+
+
+SCORING_ONLY = ("--no-fixtures", "-g", "0", "--min-coverage", "0", "--no-progress")
+
+
+def round_two(folder: Path) -> list[Item]:
+    """The items of the second audit (issue 30). Those that repeat a case through another command, or that
+    cost a z3 search or seconds of computation, are slow (``-m slow``); tests/test_scoring_hands.py checks
+    each kind of cache entry in-process too."""
+    f = folder
+    marker = shlex.join([sys.executable, str(f / "engines" / "marker.py"), str(f / "engine-started")])
+    bots = str(f / "policies" / "bots.py")
+    engine_script = shlex.join([sys.executable, "eng.py"])
+    return [
+        # 1. Outputs never follow a link planted at NAME.partial, nor truncate a user's file there.
+        Item("output-planted-link-simulate", "outputs follow a symlink planted at NAME.partial",
+             cli("simulate", "-g", "3", "--out", "planted/games.jsonl"), expect=(0,),
+             check=_simulated_through_planted),
+        Item("output-planted-link-conform", "a user's own file named NAME.partial is truncated",
+             cli("conform", "--engine", engine_script, "--json", "planted/report.json", "--html",
+                 "planted/page.html", *ONE_GAME), expect=(0,), check=_reported_through_planted),
+        # 2. The scoring-hands cache: a FIFO, deep nesting, an empty hands list, a big file, an old entry.
+        Item("cache-fifo", "cache files can hang every run (a FIFO)",
+             cached("cache-fifo", "conform", "--python", "inproc:Engine", "-r", "custom.toml", *SCORING_ONLY),
+             expect=(0,), check=_cache_rebuilt("cache-fifo")),
+        Item("cache-deep", "cache files crash a run (deep nesting: RecursionError)",
+             cached("cache-deep", "conform", "--python", "inproc:Engine", "-r", "custom.toml", *SCORING_ONLY),
+             expect=(0,), check=_cache_rebuilt("cache-deep"), slow=True),
+        Item("cache-empty-hands", "drop 10 of 14 scoring cases without a word (an empty hands list)",
+             cached("cache-empty", "conform", "--python", "inproc:Engine", "-r", "custom.toml", *SCORING_ONLY),
+             expect=(0,), check=_cache_rebuilt("cache-empty")),
+        Item("cache-old-entry", "a cut-short search cached as complete",
+             cached("cache-old", "conform", "--python", "inproc:Engine", "-r", "custom.toml", *SCORING_ONLY),
+             expect=(0,), check=_cache_rebuilt("cache-old"), slow=True),
+        Item("cache-big", "run 10 minutes into a MemoryError (a big cache file)",
+             cached("cache-big", "conform", "--python", "inproc:Engine", "-r", "custom.toml", *SCORING_ONLY),
+             expect=(0,), check=_cache_rebuilt("cache-big"), slow=True),
+        # 3. Every output checked before the run against every input, the engine's own files included.
+        Item("conform-json-over-engine", "--json eng.py overwrites the engine under test",
+             cli("conform", "--engine", engine_script, "--json", "eng.py", *QUICK), check=_unchanged("eng.py", ENG_PY)),
+        Item("conform-html-over-python-module", "--html over the --python module",
+             cli("conform", "--python", "inproc:Engine", "--html", "inproc.py", *QUICK),
+             check=_unchanged("inproc.py", INPROC_PY)),
+        Item("conform-fingerprint-missing-folder", "--fingerprint is not checked before the run",
+             cli("conform", "--engine", marker, "--fingerprint", "no/such/folder/fp.json", *QUICK),
+             check=_engine_never_started),
+        Item("conform-fingerprint-over-engine", "--fingerprint over the engine's script",
+             cli("conform", "--engine", engine_script, "--fingerprint", "eng.py", *QUICK)),
+        # 4. New surfaces: workers, conform --trace, the analysis module, engines that check nothing.
+        Item("simulate-policy-exits-j2", "simulate -j 2 hangs for ever when a --policy ends its process",
+             cli("simulate", "-g", "400", "-j", "2", "--policy", f"{bots}:exits")),
+        Item("simulate-policy-exits-j1", "with one worker the same policy gives exit 0 and no output",
+             cli("simulate", "-g", "3", "--policy", f"{bots}:exits", "--out", "exits.jsonl")),
+        Item("simulate-policy-hard-exit", "a policy that ends its process with os._exit",
+             cli("simulate", "-g", "3", "--policy", f"{bots}:hard_exit", "--out", "hard-exit.jsonl")),
+        Item("simulate-policy-hard-exit-j2", "a policy that ends a worker process with os._exit",
+             cli("simulate", "-g", "400", "-j", "2", "--policy", f"{bots}:hard_exit")),
+        Item("simulate-policy-crashes", "a policy that crashes its worker process",
+             cli("simulate", "-g", "3", "--policy", f"{bots}:crashes")),
+        Item("simulate-policy-hangs", "a policy that hangs in a worker",
+             cli("simulate", "-g", "3", "-j", "2", "--policy", f"{bots}:hangs")),
+        Item("inproc-engine-exits", "an in-process engine that ends its process gives exit 0 and no output",
+             cli("conform", "--python", "inproc_bad:Exits", *ONE_GAME), expect=(1,), check=_errored("SystemExit")),
+        Item("inproc-engine-hard-exit", "an in-process engine that ends its process with os._exit",
+             cli("conform", "--python", "inproc_bad:HardExit", *ONE_GAME), expect=(1,),
+             check=_errored("worker process running this case died")),
+        Item("inproc-engine-hangs", "an in-process engine that hangs hangs the run",
+             cli("conform", "--python", "inproc_bad:Hangs", "--timeout", "1", *ONE_GAME), expect=(1,),
+             check=_errored("no answer to decide within 1 s")),
+        Item("conform-trace-truncated", "conform --trace with a truncated trace exits 0",
+             cli("conform", "--engine", marker, "--trace", "trace-truncated.json"), check=_engine_never_started),
+        Item("conform-trace-empty", "conform --trace with an unreadable trace exits 0",
+             cli("conform", "--engine", marker, "--trace", "trace-empty.jsonl"), check=_engine_never_started),
+        Item("conform-trace-no-game", "conform --trace with a trace that is no game",
+             cli("conform", "--engine", marker, "--trace", "trace-no-game.json"), check=_engine_never_started),
+        Item("analysis-distinct-numbers", "flip7_spec.analysis runs without bound (100 distinct Numbers)", library(
+            "from flip7_spec.analysis import never_stay, solitaire, solitaire_deck\n"
+            "from flip7_spec.errors import Flip7Error\nfrom flip7_spec.rulesets import ruleset_from_json\n"
+            "rs = ruleset_from_json({'base': 'flip7', 'name': 'wide', 'deck': {str(v): 1 for v in range(100)}})\n"
+            "try:\n    solitaire(solitaire_deck(rs), never_stay)\nexcept Flip7Error as e:\n"
+            "    assert 'analysis steps' in str(e), e\nelse:\n    raise SystemExit('not bounded')\n"), expect=(0,)),
+        Item("analysis-big-deck", "flip7_spec.analysis runs without bound (10,000-card decks)", library(
+            "from flip7_spec.analysis import solitaire, solitaire_deck, stay_with_cards\n"
+            "from flip7_spec.errors import Flip7Error\nfrom flip7_spec.rulesets import ruleset_from_json\n"
+            "rs = ruleset_from_json({'base': 'flip7', 'name': 'big', 'deck': {**{str(v): 600 for v in range(13)},"
+            " '+2': 300, '+4': 300, '+6': 300, '+8': 300, '+10': 300, 'x2': 200}})\n"
+            "try:\n    solitaire(solitaire_deck(rs, blanks={'x2'}), stay_with_cards(30))\n"
+            "except Flip7Error as e:\n    assert 'analysis steps' in str(e), e\n"
+            "else:\n    raise SystemExit('not bounded')\n"), expect=(0,), slow=True),
+        Item("engine-declares-no-level", "an engine that declares no level passes",
+             cli("conform", "--engine", shlex.join([sys.executable, str(f / "engines" / "no_levels.py")]),
+                 *ONE_GAME), expect=(3,)),
+        Item("engine-skips-after-hello", "an engine that skips everything after the handshake passes",
+             cli("conform", "--engine", shlex.join([sys.executable, str(f / "engines" / "skips_after_hello.py")]),
+                 *ONE_GAME), expect=(3,)),
+        # 5. Resource costs within the documented limits.
+        Item("conform-target-million", "target_score = 1000000 makes a 2-game conform use 7.3 GB",
+             cli("conform", "--engine", marker, "-r", "ruleset-million.toml", "-g", "2"),
+             check=_engine_never_started),
+        Item("simulate-target-million", "simulate --out writes a trace that replay refuses",
+             cli("simulate", "-r", "ruleset-million.toml", "-g", "1", "--out", "far.jsonl")),
+        Item("simulate-game-length", "a game of 100 players to 1,000 points writes a trace replay refuses",
+             cli("simulate", "-p", "100", "--option", "target_score=1000", "-g", "1", "--out", "wide.jsonl")),
+        Item("simulate-sweep-huge", "--sweep 0:100000000 takes 3.8 GB before it is refused",
+             cli("simulate", "-p", "1", "--option", "min_players=1", "--rounds", "10", "--fresh-deck", "--policy",
+                 "threshold:5", "--sweep", "0:100000000")),
+        Item("conform-min-coverage-huge", "--min-coverage has no upper bound",
+             cli("conform", "--engine", marker, "--min-coverage", "1000000"), check=_engine_never_started),
+        # 6. Tracebacks left.
+        Item("ruleset-deviation-huge-rules", "a 5,000-digit deviation value",
+             cli("rules", "-r", "ruleset-dev-huge.json")),
+        Item("ruleset-deviation-huge-simulate", "a 5,000-digit deviation value",
+             cli("simulate", "-r", "ruleset-dev-huge.json", "-g", "1"), slow=True),
+        Item("ruleset-deviation-huge-score", "a 5,000-digit deviation value",
+             cli("score", "-r", "ruleset-dev-huge.json", "3"), slow=True),
+        Item("trace-deviation-huge", "a 5,000-digit deviation value in a trace header",
+             cli("replay", "trace-dev-huge.json"), one_line=False),
+        Item("ruleset-deviation-twice", "a deviation listed twice", cli("simulate", "-r", "ruleset-dev-twice.toml")),
+        Item("ruleset-deviation-twice-rules", "a deviation listed twice", cli("rules", "-r", "ruleset-dev-twice.toml"),
+             slow=True),
+        Item("trace-deviation-twice-show", "a deviation listed twice in a trace header",
+             cli("show", "trace-dev-twice.json")),
+        Item("trace-float-replay", "a whole number written as a float in a trace", cli("replay", "trace-float.json"),
+             one_line=False),
+        Item("trace-float-show", "a whole number written as a float in a trace", cli("show", "trace-float.json"),
+             slow=True),
+        Item("trace-float-conform", "a whole number written as a float in a trace",
+             cli("conform", "--engine", marker, "--trace", "trace-float.json"), check=_engine_never_started, slow=True),
+        Item("show-invalid-trace", "show exits 0 on traces that replay refuses", cli("show", "trace-no-game.json")),
+        Item("serve-command-object", "serve on a command that is an object", cli("serve"), expect=(0,),
+             stdin=b'{"seq": 1, "cmd": {"x": 1}}\n{"seq": 2, "cmd": ["hello"]}\n{"seq": 3, "cmd": "quit"}\n'),
+        Item("policy-error-repr-fails", "a policy error whose repr fails",
+             cli("simulate", "-g", "3", "--policy", f"{bots}:opaque")),
+        Item("fixtures-regenerate-players", "fixtures regenerate ignoring the player limit",
+             cli("fixtures", "regenerate", "--dir", "fixtures-many-players"), expect=(2,), one_line=False),
+        Item("save-failures-long-seed", "--save-failures names past the file-name length with a long seed",
+             cli("conform", "--python", "tests.mutants.dealer_fixed:Engine", "--save-failures", "long-seed-failures",
+                 "--seed", "s" * 1000, "-r", "flip7", "-g", "1", "--no-fixtures", "--no-scoring",
+                 "--min-coverage", "0", "--no-progress", "--level", "game"),
+             expect=(1,), check=_saved_with_a_long_seed),
+        Item("library-untyped-errors", "20 untyped errors in the library and the analysis module", library(
+            "from flip7_spec import card, preset, game_definition\n"
+            "from flip7_spec.analysis import solitaire_deck, stay_at, stay_with_cards, threshold_table\n"
+            "from flip7_spec.analysis import seven_distinct_probability\n"
+            "from flip7_spec.errors import Flip7Error\n"
+            "rs = preset('flip7')\n"
+            "calls = [lambda: card(['5']), lambda: card({}), lambda: preset(['x']), lambda: game_definition({}),\n"
+            "         lambda: rs.deck_cards('3'), lambda: rs.deck_cards(None), lambda: solitaire_deck('flip7'),\n"
+            "         lambda: solitaire_deck(rs, blanks=5), lambda: stay_at('20'), lambda: stay_with_cards(None),\n"
+            "         lambda: seven_distinct_probability(None), lambda: threshold_table(rs, 5),\n"
+            "         lambda: threshold_table(rs, ['x'])]\n"
+            "for call in calls:\n"
+            "    try:\n        call()\n    except Flip7Error:\n        continue\n"
+            "    raise SystemExit('accepted')\n"), expect=(0,)),
+        Item("module-shadowing-policy", "--policy MODULE can shadow the package's own dependencies",
+             in_folder("shadow", *isolated("simulate", "-g", "2", "--policy", "mybot:decide")), expect=(0,),
+             check=_nothing_shadowed),
+        Item("module-shadowing-python", "--python can shadow the package's own dependencies",
+             in_folder("shadow", "env", "FLIP7_SPEC_CACHE_DIR=cache",
+                       *isolated("conform", "--python", "inproc:Engine", "-r", "custom.toml", *SCORING_ONLY)),
+             expect=(0,), check=_nothing_shadowed, slow=True),
+        Item("module-clash", "a user module with an installed module's name is refused",
+             in_folder("shadow", *isolated("simulate", "-g", "2", "--policy", "z3:decide"))),
+        engine_item("supply-reshuffle-texts", "supply_reshuffle with texts leaves the game neither pending nor over",
+                    library(
+            "from flip7_spec import new_game, preset\nfrom flip7_spec.errors import Flip7Error\n"
+            "rs = preset('flip7')\ngame, _ = new_game(rs, 3, [c.text for c in rs.deck_cards(3)])\n"
+            "game.supply_reshuffle(['5', '6'])\n"
+            "try:\n    while game.pending:\n        game.apply(game.pending.options[0])\n"
+            "except Flip7Error:\n    pass\n"
+            "assert game.pending or game.over, 'the game is neither pending nor over'\n"), expect=(0,)),
+        engine_item("failing-reshuffler", "a failing reshuffler leaves the game neither pending nor over", library(
+            "from flip7_spec import new_game, preset\nfrom flip7_spec.errors import Flip7Error\n"
+            "rs = preset('flip7')\n"
+            "game, _ = new_game(rs, 3, [c.text for c in rs.deck_cards(3)], reshuffler=lambda d: 1 / 0)\n"
+            "try:\n    while game.pending:\n        game.apply(game.pending.options[0])\n"
+            "except Flip7Error:\n    pass\n"
+            "assert game.pending or game.over, 'the game is neither pending nor over'\n"), expect=(0,)),
+    ]
 
 
 def build(folder: Path) -> list[Item]:

@@ -22,6 +22,7 @@ from flip7_spec.analysis import (
     solitaire_deck,
     stay_at,
     stay_with_cards,
+    threshold_table,
 )
 from flip7_spec.rulesets import ruleset_from_json
 from flip7_spec.simulate_run import SimulationRun, run_experiment
@@ -137,3 +138,71 @@ def test_cards_with_effects_the_program_does_not_follow_are_refused() -> None:
         solitaire_deck(preset("vengeance"))
     with pytest.raises(AnalysisError, match="expected 'score' or 'numbers'"):
         stay_at(20, on="cards")
+
+
+def test_a_state_space_over_the_limit_is_refused_before_it_is_explored(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The budget counts each layer of draws before expanding it: a computation that would pass the limit
+    stops at once with the limit named, however large the rest of the state space."""
+    import importlib
+
+    from flip7_spec.limits import Limit
+
+    module = importlib.import_module("flip7_spec.analysis.solitaire")  # the module, not its function
+
+    small = Limit("analysis steps", 5_000, "steps", "a test's budget")
+    monkeypatch.setattr(module, "ANALYSIS_STEPS", small)
+    deck = module.solitaire_deck(preset("flip7"))
+    with pytest.raises(module.AnalysisError, match=r"more than 5,000 steps \(analysis steps\)"):
+        module.solitaire(deck, module.never_stay)
+    # a rule that ends every round at once stays within it: the budget bounds work, not decks
+    assert module.solitaire(deck, module.stay_with_cards(1)).bust_probability == 0
+
+
+def test_the_documented_exact_values_and_threshold_table() -> None:
+    """docs/simulation.md's example and its table of exact values: the same figures from ``summary`` and from
+    ``threshold_table``, on the Numbers and on the round score."""
+    deck = solitaire_deck(preset("flip7"))
+    assert solitaire(deck, stay_at(20, on="numbers")).summary(4) == {
+        "expected_score": 19.0725, "bust_probability": 0.2336, "flip7_probability": 0.0, "expected_cards": 3.377,
+        "states": 16960}
+    rows = {("numbers", t): o for t, o in threshold_table(preset("flip7"), [20, 22]).items()}
+    rows[("score", 20)] = threshold_table(preset("flip7"), [20], on="score")[20]
+    shown = {key: (round(float(o.expected_score), 3), round(100 * float(o.bust_probability), 2),
+                   round(float(o.expected_cards), 3)) for key, o in rows.items()}
+    assert shown == {("numbers", 20): (19.072, 23.36, 3.377), ("numbers", 22): (19.342, 28.83, 3.652),
+                     ("score", 20): (18.745, 21.22, 3.235)}
+    # six decimals unless asked otherwise: the chance of seven different Numbers is 0.0866 (0.086610)
+    seven = solitaire(solitaire_deck(preset("flip7"), numbers_only=True), never_stay).summary()
+    assert seven["flip7_probability"] == round(float(seven_distinct_probability(preset("flip7"))), 6) == 0.08661
+
+
+@pytest.mark.parametrize(
+    ("deck", "options", "rule"),
+    [
+        ({"1": 1, "2": 1, "3": 1, "+4": 1, "x2": 1, "x1": 1, "FREEZE": 2}, {}, never_stay),
+        ({"1": 1, "2": 1, "3": 1, "+4": 1, "x2": 1, "x1": 1, "FREEZE": 2}, {}, stay_with_cards(3)),
+        ({"1": 1, "2": 2, "3": 1, "+4": 1, "x2": 1, "FREEZE": 3}, {}, stay_at(5)),
+        ({**{str(v): 1 for v in range(7)}, "FREEZE": 2}, {"flip7_bonus": 20}, never_stay),
+    ],
+    ids=["whole-deck-drawn", "blank-read-as-a-card", "score-by-default", "other-bonus"],
+)
+def test_exact_values_with_blanks_equal_brute_force(deck: dict[str, int], options: dict[str, int],
+                                                    rule: Callable[[Hand], bool]) -> None:
+    """Blanks (drawn, nothing else), a round that draws the whole deck and scores the hand (F7-EMPTY-DECK), a
+    rule that counts the blanks among the cards, stay_at's default (the round score), the ruleset's own Flip 7
+    bonus: the exact values are the brute force's, as fractions."""
+    ruleset = ruleset_from_json({"base": "flip7", "deck": deck, "options": options})
+    outcome = solitaire(solitaire_deck(ruleset, blanks={"FREEZE"}), rule)
+    texts = [text for text, count in deck.items() for _ in range(count)]
+    figures = (outcome.expected_score, outcome.bust_probability, outcome.flip7_probability, outcome.expected_cards)
+    assert figures == brute_force(texts, rule, bonus=ruleset.flip7_bonus)
+    assert all(type(f) is Fraction for f in figures)
+
+
+def test_stay_with_cards_stays_from_that_many_cards_and_a_table_uses_its_blanks() -> None:
+    rule = stay_with_cards(3)
+    assert [rule(Hand(frozenset({1}), 1, 1, 0, cards)) for cards in (2, 3, 4)] == [False, True, True]
+    blanks = {"FREEZE", "FLIP3", "CHANCE"}  # the x2 keeps its effect
+    table = threshold_table(preset("flip7"), [15], blanks=blanks)[15]
+    alone = solitaire(solitaire_deck(preset("flip7"), blanks), stay_at(15, on="numbers"))
+    assert table.expected_score == alone.expected_score != threshold_table(preset("flip7"), [15])[15].expected_score

@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from flip7_spec.conformance.filenames import saved_failure_name
 from tests.test_conform import GUARD, REPO, conform, engine, environment, read_json, serve_command
 
 
@@ -126,3 +127,72 @@ def test_trace_of_a_missing_file_is_a_usage_error(tmp_path: Path) -> None:
                                text=True, timeout=GUARD)
     assert completed.returncode == 2
     assert "Traceback" not in completed.stderr and "absent.json" in completed.stderr
+
+
+def test_an_engine_that_cannot_start_shows_its_whole_stderr_and_the_command_as_run(tmp_path: Path) -> None:
+    # The reason an engine dies at start-up (a missing file or module) is seldom on its last stderr line.
+    script = tmp_path / "dies.py"
+    script.write_text("import sys\nprint('Stack: first', file=sys.stderr)\n"
+                      "print('Error: Cannot find module ./rules', file=sys.stderr)\n"
+                      "print('  at the loader', file=sys.stderr)\nprint('Runtime v1.2.3', file=sys.stderr)\n"
+                      "sys.exit(1)\n", encoding="utf-8")
+    command = shlex.join([sys.executable, str(script), "--flag"])
+    ran = conform("--engine", command, "--games", "1")
+    assert ran.code == 2, ran.output
+    lines = ran.stderr.splitlines()
+    assert lines[0].startswith("flip7-spec: error: engine") and "failed the handshake" in lines[0]
+    assert f"  command as run: {command}  (in {REPO})" in lines
+    shown = lines[lines.index("  its stderr:") + 1:]
+    assert shown == ["    Stack: first", "    Error: Cannot find module ./rules", "      at the loader",
+                     "    Runtime v1.2.3"]
+    smoke = conform("--smoke", "--engine", command)
+    assert smoke.code == 2 and "    Error: Cannot find module ./rules" in smoke.stdout, smoke.output
+
+
+def test_the_example_engines_are_listed_with_a_command_that_runs_from_anywhere() -> None:
+    listed = subprocess.run([sys.executable, "-m", "flip7_spec", "examples"], capture_output=True, text=True,
+                            timeout=GUARD, cwd=REPO / "docs")
+    assert listed.returncode == 0, listed.stderr
+    js = listed.stdout.split("\njs: ", 1)[1].split("\nflop7: ", 1)[0]
+    assert "flip7-spec conform --example js" in js
+    (command,) = [line.split("--engine ", 1)[1] for line in js.splitlines() if "--engine " in line]
+    program, path = shlex.split(shlex.split(command)[0])
+    assert program == "node" and Path(path) == REPO / "examples" / "js-engine" / "engine.js"
+    unknown = subprocess.run([sys.executable, "-m", "flip7_spec", "conform", "--example", "rust"],
+                             capture_output=True, text=True, timeout=GUARD)
+    assert unknown.returncode == 2 and "no example engine 'rust'; the examples are js, flop7" in unknown.stderr
+
+
+def test_saved_failures_have_names_a_shell_takes_as_they_are(tmp_path: Path) -> None:
+    saved = tmp_path / "failures"
+    ran = conform("--python", "tests.mutants.dealer_fixed:Engine", "--games", "6", "-r", "flip7", "--no-fixtures",
+                  "--no-scoring", "--min-coverage", "0", "--save-failures", str(saved))
+    assert ran.code == 1, ran.output
+    paths = sorted(saved.glob("*.json"))
+    ids = []
+    for path in paths:
+        assert re.fullmatch(r"[A-Za-z0-9._+-]+", path.name), path.name
+        provenance = json.loads(path.read_text(encoding="utf-8"))["header"]["provenance"]
+        case_id = provenance["failure"]["case_id"]  # the id is kept inside the file
+        assert path.name == saved_failure_name(case_id, provenance["failure"]["level"])
+        assert provenance["rerun"].endswith(f" --trace {path}")  # no quoting needed
+        ids.append(case_id)
+    # the generated games that play a declared reading have ids with quotes: their names still differ
+    assert any('"' in i for i in ids) and len(set(ids)) == len(paths) > 2
+
+
+def test_only_runs_the_chosen_cases_and_a_chosen_run_lists_no_unreached_clause(tmp_path: Path) -> None:
+    ties = sorted(p.stem for p in (REPO / "fixtures" / "flip7").glob("tie-*.json"))
+    ran = conform("--engine", serve_command(), "--only", "fixture:flip7/tie-*")
+    assert ran.code == 0, ran.output
+    assert f"corpus: 0 scoring (0 ran), {len(ties)} fixture from flip7-spec's shipped fixtures ({len(ties)} ran), " \
+           "0 generated (0 ran)" in ran.stdout
+    assert "unreached:" not in ran.stdout and "not listed; -v lists them" in ran.stdout
+    assert "warning" not in ran.stderr
+    listed = conform("--engine", serve_command(), "--only", "fixture:flip7/tie-*", "-v")
+    assert "unreached:" in listed.stdout
+    trace = REPO / "fixtures" / "flip7" / f"{ties[0]}.json"
+    again = conform("--engine", serve_command(), "--trace", str(trace))
+    assert again.code == 0 and "unreached:" not in again.stdout, again.output
+    nothing = conform("--engine", serve_command(), "--only", "fixture:no-such-*")
+    assert nothing.code == 3 and "unchecked: no case matched --only fixture:no-such-*" in nothing.stderr

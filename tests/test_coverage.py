@@ -11,13 +11,19 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from flip7_spec.clauses import clauses_for
-from flip7_spec.conformance.cases import game_jobs, generated_game
+from flip7_spec.conformance.cases import game_jobs, generated_cases, generated_game
 from flip7_spec.conformance.coverage import (
     Coverage,
+    RulesetCoverage,
+    Unreachable,
+    case_clauses,
     clauses_of_evidence,
     coverage_lines,
+    evidence_of,
     expected_clauses,
     summarise,
     trace_clauses,
@@ -240,3 +246,183 @@ def test_a_clause_the_hunts_cannot_reach_is_set_aside_and_said_so() -> None:
     brief = coverage_lines([summary], aimed=1)
     assert any("short of 1 generated cases (-v or --min-coverage 1 lists them" in line for line in brief)
     assert {"clause": "F7-ENDLESS", "generated": 0, "reason": reason} in summary.to_json()["short_of_aim"]
+
+
+@given(st.dictionaries(st.sampled_from([c.id for c in clauses_for("flip7")]), st.integers(0, 50), min_size=1))
+def test_at_least_n_cases_each_is_the_fewest_cases_of_a_reached_clause(counts: dict[str, int]) -> None:
+    """The summary's "at least N cases each" promises every reached clause N cases or more: N is the count of
+    the least exercised reached clause, whatever the others."""
+    expected = [c.id for c in clauses_for("flip7")]
+    summary = RulesetCoverage("flip7", tuple(expected), counts, {}, ())
+    reached = [n for n in counts.values() if n > 0]
+    least = min(reached) if reached else 0
+    assert summary.least == least
+    assert all(counts.get(c, 0) >= least for c in summary.reached)
+    line = coverage_lines([summary])[0]
+    assert line.endswith(f"at least {least} case{'s' if least != 1 else ''} each"), line
+
+
+def test_a_round_case_counts_the_clauses_of_its_first_round_only() -> None:
+    """A round case compares the first round of its game: the game's end (F7-GAME-END) and the Dealer passing
+    on at the next round (F7-DEALER-ROTATION), which come later, are not among its clauses; the game case of the
+    same game counts them."""
+    tried = 0
+    played: dict[int, Any] = {}
+    for case in generated_cases([preset("flip7")], [3, 4], 6, "0"):
+        assert case.trace is not None
+        if case.trace["footer"]["rounds"] < 2:
+            continue
+        clauses = case_clauses(case, played)
+        if case.level == "round":
+            assert not {"F7-GAME-END", "F7-DEALER-ROTATION"} & clauses, case.id
+            assert clauses == trace_clauses(case.ruleset, case.trace)[0]
+            tried += 1
+        else:
+            assert {"F7-GAME-END", "F7-DEALER-ROTATION"} <= clauses, case.id
+    assert tried >= 3
+
+
+def test_a_skipped_case_is_taken_back_and_its_clauses_are_left_unchecked_under_its_reason() -> None:
+    """A case counted and then skipped checks nothing: its counts go, in all and in its part (no clause is left
+    at 0), and its clauses are kept under the skip reason; those no case that ran reached are left unchecked."""
+    from types import SimpleNamespace
+
+    coverage = Coverage()
+    flip7 = preset("flip7")
+    ran = SimpleNamespace(id="game:a", ruleset=flip7, level="game", clauses=("F7-DEAL", "F7-BUST"), shortfalls={})
+    skipped = SimpleNamespace(id="game:b", ruleset=flip7, level="game", clauses=("F7-BUST", "F7-FREEZE"),
+                              shortfalls={"flip7": {"F7-TIE": "no tie in 30 candidates"}})
+    assert coverage.add_case(ran, "generated") == frozenset({"F7-DEAL", "F7-BUST"})
+    coverage.add_case(skipped, "generated")
+    assert coverage.counts["flip7"] == {"F7-DEAL": 1, "F7-BUST": 2, "F7-FREEZE": 1}
+    assert coverage.shortfalls == {"flip7": {"F7-TIE": "no tie in 30 candidates"}}
+    coverage.skipped("game:b", "the engine does not play it")
+    coverage.skipped("game:unknown", "never counted")  # nothing to take back
+    assert dict(coverage.counts["flip7"]) == {"F7-DEAL": 1, "F7-BUST": 1}
+    assert dict(coverage.by_part["flip7"]["generated"]) == {"F7-DEAL": 1, "F7-BUST": 1}
+    assert coverage.unchecked == {"the engine does not play it": {"flip7": {"F7-BUST", "F7-FREEZE"}}}
+    assert coverage.left_unchecked("the engine does not play it") == ["F7-FREEZE"]
+    assert coverage.left_unchecked("never counted") == []
+
+
+def test_the_summary_lines_and_json_of_a_ruleset_s_coverage() -> None:
+    """What the summary prints and --json writes: reached of expected, the fewest cases, the unreached, the
+    clauses short of the aim with their generated counts and reasons (listed with -v or --explain), the
+    clauses not expected and why (with -v)."""
+    summary = RulesetCoverage("flip7", ("F7-DEAL", "F7-BUST", "F7-TIE"), {"F7-DEAL": 4, "F7-BUST": 1},
+                              {"generated": {"F7-DEAL": 3, "F7-BUST": 1}, "scoring": {"F7-DEAL": 1}},
+                              (Unreachable("F7-TWO-DECKS", "needs 19 players"),),
+                              {"F7-BUST": "one bust in 30 candidates", "F7-TIE": "no tie in 30 candidates"})
+    assert summary.reached == ["F7-DEAL", "F7-BUST"] and summary.unreached == ["F7-TIE"]
+    assert (summary.generated("F7-DEAL"), summary.generated("F7-TIE")) == (3, 0)
+    assert coverage_lines([summary], aimed=3) == [
+        "coverage flip7: 2 of 3 clauses reached, at least 1 case each", "  unreached: F7-TIE",
+        "  2 clauses short of 3 generated cases (-v or --min-coverage 3 lists them, with the reason)"]
+    assert coverage_lines([summary], aimed=3, explain=True)[2:] == [
+        "  short of 3 generated cases (the aimed games could not reach them):",
+        "    F7-BUST: 1 generated case; one bust in 30 candidates",
+        "    F7-TIE: 0 generated cases; no tie in 30 candidates"]
+    assert coverage_lines([summary], verbose=True)[-1] == "  not expected: F7-TWO-DECKS: needs 19 players"
+    assert coverage_lines([summary]) == coverage_lines([summary], aimed=0, explain=True)[:2]
+    assert summary.to_json() == {
+        "ruleset": "flip7", "expected": 3, "reached": 2, "least": 1,
+        "counts": {"F7-DEAL": 4, "F7-BUST": 1, "F7-TIE": 0},
+        "by_part": {"generated": {"F7-BUST": 1, "F7-DEAL": 3}, "scoring": {"F7-DEAL": 1}},
+        "unreached": ["F7-TIE"], "unreachable": [{"clause": "F7-TWO-DECKS", "reason": "needs 19 players"}],
+        "short_of_aim": [{"clause": "F7-BUST", "generated": 1, "reason": "one bust in 30 candidates"},
+                         {"clause": "F7-TIE", "generated": 0, "reason": "no tie in 30 candidates"}]}
+
+
+def test_the_first_round_of_evidence_ends_at_its_first_round_end() -> None:
+    """Evidence.first_round: the events up to and including the first round_end, that round's scoring, and a game
+    not over; evidence with no round end is its own first round."""
+    ruleset = preset("flip7")
+    rows = (ScoredRow(("5",), "stayed"),)
+    events = [{"event": "round_start", "round": 1}, {"event": "round_end", "round": 1},
+              {"event": "round_start", "round": 2}, {"event": "round_end", "round": 2}, {"event": "game_end"}]
+    ends = (RoundEnd(1, rows, (5,), (5,)), RoundEnd(2, rows, (5,), (10,)))
+    first = Evidence(ruleset, 1, events, ends, True).first_round()
+    assert (list(first.events), list(first.round_ends), first.over) == (events[:2], [ends[0]], False)
+    unended = Evidence(ruleset, 1, events[:1], (), False)
+    assert unended.first_round() is unended
+    played = evidence_of(ruleset, record_choices(ruleset, 3, 0, [c.text for c in ruleset.deck_cards(3)],
+                                                 ["stay"] * 3), first_round_only=True)
+    assert len(played.round_ends) == 1 and played.events[-1]["event"] == "round_end"
+
+
+def test_a_trace_the_reference_refuses_counts_what_was_played_up_to_there() -> None:
+    """evidence_of stops quietly at a choice the reference refuses: the steps before it count."""
+    ruleset = preset("flip7").with_options(target_score=1)
+    deck = rig(ruleset.deck_cards(3), [new_number_for({0})] * 3)
+    assert deck is not None
+    trace = record_choices(ruleset, 3, 0, [c.text for c in deck], ["stay", "stay", "stay"])
+    whole = evidence_of(ruleset, trace)
+    broken = {**trace, "steps": [dict(s) for s in trace["steps"]]}
+    last = next(s for s in reversed(broken["steps"]) if "decision" in s)
+    last["decision"] = {**last["decision"], "choice": "fly"}
+    cut = evidence_of(ruleset, broken)
+    assert cut.events and len(cut.events) < len(whole.events) and not cut.over and whole.over
+
+
+def test_why_a_clause_is_not_expected_names_the_missing_cards_deck_or_option_values() -> None:
+    no_specials = ruleset_from_json({"name": "plain-vengeance", "base": "vengeance",
+                                     "deck": {**dict(preset("vengeance").deck), "U7": 0, "L13": 0, "ZERO": 0}})
+    _, missing = expected_clauses(no_specials, reference_hello()["options"])
+    reasons = {u.clause: u.reason for u in missing}
+    assert reasons["V-SPECIAL-NUMBERS"] == "the deck of plain-vengeance has no L13 or U7 or ZERO"
+    assert reasons["V-LUCKY13-PAIR"] == "the deck of plain-vengeance has no L13"
+    _, missing = expected_clauses(preset("flip7"), {"set_aside_on_bust": ["discard"]})
+    reasons = {u.clause: u.reason for u in missing}
+    assert reasons["F7-SETASIDE-PASS-VARIANT"] == ('belongs to set_aside_on_bust="pass_to_other_active", which the '
+                                                   "engine does not declare")
+    assert any(r == "needs a ruleset with another deck (--ruleset FILE)" for r in reasons.values())
+
+
+def test_a_clause_of_an_option_value_is_expected_for_the_rulesets_own_value_or_a_declared_one() -> None:
+    """Its own value needs no declaration; another value needs the engine to declare it, or "any"."""
+    flip7 = preset("flip7")
+    for variants, expected in (({}, False), ({"set_aside_on_bust": "any"}, True),
+                               ({"set_aside_on_bust": ["discard", "pass_to_other_active"]}, True),
+                               ({"set_aside_on_bust": "none"}, False), (None, True)):
+        found, _ = expected_clauses(flip7, variants)
+        assert ("F7-SETASIDE-PASS-VARIANT" in found) is expected, variants
+        assert "F7-FLIP3-SETASIDE-BUST" in found  # the preset's own value: always expected
+    passing = flip7.with_options(set_aside_on_bust="pass_to_other_active")
+    assert "F7-SETASIDE-PASS-VARIANT" in expected_clauses(passing, {})[0]
+
+
+def test_a_summary_of_rulesets_with_no_case_and_of_every_ruleset_counted() -> None:
+    """summarise: a ruleset asked for with no case counted reaches nothing; without a list, every ruleset counted,
+    in the order first counted, an option variant under its preset (with the preset's own values); the engine's
+    declared values decide what is expected."""
+    empty = summarise(Coverage(), None, [preset("flip7")])[0]
+    assert (empty.reached, empty.least, empty.by_part) == ([], 0, {})
+    coverage = Coverage()
+    coverage.add(preset("vengeance"), "generated", ["V-DEAL"])
+    coverage.add(preset("flip7").with_options(target_score=50), "generated", ["F7-DEAL"])
+    summaries = summarise(coverage, {"set_aside_on_bust": ["discard"]})
+    assert [s.ruleset for s in summaries] == ["vengeance", "flip7"]
+    assert coverage.rulesets["flip7"] == preset("flip7")
+    assert "F7-SETASIDE-PASS-VARIANT" not in summaries[1].expected and summaries[1].reached == ["F7-DEAL"]
+    assert summaries[1].generated("F7-DEAL") == 1
+    scoring_only = RulesetCoverage("flip7", ("F7-DEAL",), {"F7-DEAL": 1}, {"scoring": {"F7-DEAL": 1}}, ())
+    assert scoring_only.generated("F7-DEAL") == 0
+
+
+def test_the_summary_names_each_unreached_clause_and_counts_one_clause_short_in_the_singular() -> None:
+    summary = RulesetCoverage("flip7", ("F7-DEAL", "F7-BUST", "F7-TIE"), {"F7-DEAL": 1}, {}, (),
+                              {"F7-TIE": "no tie in 30 candidates"})
+    assert coverage_lines([summary], aimed=3)[1:] == [
+        "  unreached: F7-BUST, F7-TIE",
+        "  1 clause short of 3 generated cases (-v or --min-coverage 3 lists them, with the reason)"]
+
+
+def test_a_ruleset_all_of_whose_cases_were_skipped_leaves_all_their_clauses_unchecked() -> None:
+    from types import SimpleNamespace
+
+    coverage = Coverage()
+    case = SimpleNamespace(id="game:v", ruleset=preset("vengeance"), level="game", clauses=("V-DEAL",),
+                           shortfalls={})
+    coverage.add_case(case, "generated")
+    coverage.skipped("game:v", "no vengeance")
+    assert coverage.left_unchecked("no vengeance") == ["V-DEAL"]

@@ -8,15 +8,22 @@ Flip 7, so neither reading alone reproduces it.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
-from flip7_spec.cards import Card
-from flip7_spec.conformance import FAIL
+from flip7_spec.cards import Card, cards
+from flip7_spec.conformance import FAIL, diagnosis
+from flip7_spec.conformance.cases import Case, generated_cases
 from flip7_spec.conformance.fingerprint import fingerprints
+from flip7_spec.conformance.runner import run_case
 from flip7_spec.conformance.session import Corpus, EngineSpec, run
-from flip7_spec.rulesets import Ruleset, preset
+from flip7_spec.machine import Game
+from flip7_spec.play import new_game
+from flip7_spec.protocol.adapter import ReferenceAdapter
+from flip7_spec.rulesets import Ruleset, preset, ruleset_from_json
 from tests.mutants import no_flip7_bonus
 from tests.mutants._support import MutantAdapter, ScoredGame
 from tests.mutants.flip7_takes_all import WinnerTakesAllGame
@@ -72,3 +79,41 @@ def test_the_summary_says_each_reading_is_needed_with_the_other() -> None:
 
 def test_the_fingerprint_holds_both_readings(results: list) -> None:  # type: ignore[type-arg]
     assert set(fingerprints(results)["flip7"].readings) == PAIR
+
+
+# ---- a second reading that shows only once the first has changed the game ------------------------------------
+
+LATER = ("flip3_setaside_not_counted", "bust_discards_cards")
+"""A Flip Three that does not count the Action it sets aside draws one card more; when that card busts its
+target, discarding a busted player's cards at once shows at that very step, which it does not alone."""
+
+
+class LaterPairEngine(ReferenceAdapter):
+    """The reference playing both readings of :data:`LATER` (each written from the rule it misreads)."""
+
+    def make_game(self, ruleset: dict[str, Any], players: int, dealer: int, deck: Sequence[str],
+                  reshuffles: Sequence[Sequence[str]]) -> Game:
+        both = dataclasses.replace(ruleset_from_json(ruleset), deviations=LATER)
+        game, _ = new_game(both, players, list(deck), dealer=dealer,
+                           reshuffles=[cards(list(order)) for order in reshuffles], record=False)
+        return game
+
+
+def later_pair_case() -> Case:
+    games = [c for c in generated_cases([preset("flip7")], [3, 4, 5], 4, "0") if c.level == "game"]
+    return games[3]
+
+
+@pytest.mark.clause("F7-FLIP3-COUNTS-ALL", "F7-BUST-CARDS-STAY")
+def test_a_pair_whose_second_reading_shows_only_after_the_first_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    engine = LaterPairEngine()
+    case = later_pair_case()
+    result = run_case(engine, case, engine.hello())[0]
+    assert result.outcome == FAIL
+    first_step = result.extra["causes"][0]["step"]
+    at_first = {c["reading"] for c in result.extra["causes"] if c["step"] == first_step}
+    assert at_first == set(LATER), result.extra["causes"]
+    # the second reading alone does not change that step: only the search past the moving readings finds it
+    monkeypatch.setattr(diagnosis, "LATER_PAIRS", 0)
+    without = run_case(engine, case, engine.hello())[0]
+    assert {c["reading"] for c in without.extra["causes"] if c["step"] == first_step} != set(LATER)

@@ -27,6 +27,11 @@ from tests.mutants import MUTANTS
 QUICK = ("x2_doubles_add", "dealer_fixed", "deal_from_dealer", "flip3_actions_at_once", "v_onemore_no_stay",
          "v_halve_bonus")
 
+OUT_OF_REACH = ("empty_piles_end_game", "v_empty_piles_end_game")
+"""Mutants whose bug shows only once the deck and the discard pile are both empty: the machine deals the presets'
+whole decks, which no game of its player counts runs out of (tests/test_mutants.py catches them on a small
+deck)."""
+
 
 def engine(name: str) -> EngineAdapter:
     adapter = importlib.import_module(f"tests.mutants.{name}").Engine()
@@ -68,7 +73,7 @@ def test_machine_catches_a_mutant(name: str, tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", MUTANTS)
+@pytest.mark.parametrize("name", [n for n in MUTANTS if n not in OUT_OF_REACH])
 def test_machine_catches_every_mutant(name: str, tmp_path: Path) -> None:
     error = catch(name, 2000, tmp_path)
     check_saved_run(name, error)

@@ -12,7 +12,9 @@ Skipped only when Chromium is not installed (``apt-get install chromium``).
 from __future__ import annotations
 
 import json
+import re
 import shutil
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -193,3 +195,19 @@ def test_fullest_page_the_limits_allow(browser: Any, large_run: Path, tmp_path: 
     print(f"\nfullest page: {size / 1e6:.2f} MB with {drawn} games drawn, opened in {seconds:.2f} s")
     assert drawn == limits.full_failures
     assert size < MAX_BYTES and seconds < MAX_OPEN_SECONDS
+
+
+def test_the_documented_headless_command_draws_the_report(tmp_path: Path) -> None:
+    # docs/html-report.md's command, as written, from the folder holding report.html (as root too)
+    if not Path(CHROMIUM).is_file():
+        pytest.skip(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium; .ci/run does it)")
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "html-report.md").read_text(encoding="utf-8")
+    (command,) = [line for block in re.findall(r"```sh\n(.*?)```", doc, re.DOTALL) for line in block.splitlines()
+                  if line.startswith("chromium ")]
+    picture = re.search(r"--screenshot=(\S+)", command)
+    assert picture is not None
+    document = {"engine": "x", "results": [{"case_id": "scoring:flip7/x", "level": "scoring", "outcome": "pass"}]}
+    (tmp_path / "report.html").write_text(render_report(report_from(document)), encoding="utf-8")
+    done = subprocess.run(["bash", "-c", command], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert (tmp_path / picture.group(1)).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -30,7 +30,8 @@ from tests.htmltree import card_text, classes, having, headings, ids, parse, tex
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
 QUICK = ("--no-scoring", "--no-fixtures", "--min-coverage", "0")  # exactly the --games games
-SECTIONS = ["Summary by level", "Failures by cause", "Coverage", "Skipped cases, by reason", "Failures", "Errors"]
+SECTIONS = ["Summary by level", "Failures by cause", "Failures", "Errors", "Coverage", "Skipped cases, by reason"]
+"""The report's sections in page order: what failed first, then the coverage (folded) and the skips."""
 
 # The family each card text belongs to, from the card table of docs/trace-format.md.
 VENGEANCE_NUMBERS = {"ZERO", "U7", "L13"}
@@ -451,6 +452,21 @@ def test_fields_of_a_later_report_are_shown() -> None:
              for t in ids(root)["coverage"].iter("table") if "kv" in classes(t)}
     assert given["clauses"] == {"F7-HIT-STAY": "3", "F7-BUST": "0"} and given["coverage"] == {"decisions": "40"}
     assert not having(article, "details", "game"), "no trace given: no game window"
+
+
+def test_failures_come_before_the_folded_coverage_and_a_cause_without_a_reading_says_so() -> None:
+    failure = {"case_id": "game:flip7/seed=0/game=0/players=3", "level": "game", "outcome": "fail", "step": 9,
+               "where": "$.steps[9].observation.players[2].total", "expected": 40, "found": 25, "clause": "F7-SCORE"}
+    document = {"engine": "x", "results": [failure], "coverage": {"clauses": {"F7-SCORE": 1}}}
+    root = parse(render_report(report_from(document)))
+    sections = [s.get("id") for s in root.iter("section") if s.get("id") in ("failures", "errors", "coverage")]
+    assert sections == ["failures", "errors", "coverage"]
+    contents = [a.get("href") for a in root.find(".//nav[@class='contents']").iter("a")]  # type: ignore[union-attr]
+    assert contents.index("#failures") < contents.index("#coverage")
+    folded = [d for d in ids(root)["coverage"].iter("details")]
+    assert len(folded) == 1 and folded[0].get("open") is None and any(t.tag.endswith("table") for t in folded[0])
+    causes = next(ids(root)["causes"].iter("table"))
+    assert [text(r[2]) for r in causes.find("tbody") or []] == ["no known reading"]
 
 
 def test_an_old_report_degrades() -> None:

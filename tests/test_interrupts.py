@@ -138,7 +138,7 @@ def test_sigterm_stops_simulate_and_leaves_no_partial_file(tmp_path: Path) -> No
                                cwd=REPO, env=environment(uuid.uuid4().hex), stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE)
     deadline = time.monotonic() + GUARD
-    while not (tmp_path / "games.jsonl.partial").exists() and time.monotonic() < deadline:
+    while not any(tmp_path.glob(".games.jsonl.*.partial")) and time.monotonic() < deadline:
         time.sleep(0.05)
     process.send_signal(signal.SIGTERM)
     code, stderr, seconds = finish(process)

@@ -10,11 +10,14 @@ Each mutant has a fixed seed and a game count just large enough for the generate
 aimed games, ``min_coverage=0``; tests/test_mutants_generated.py runs the default corpus) to catch it
 (a Flip 7 with an x2, a tie at the top or a 0 in a Flip 7 are rare in generated play, hence their seeds);
 a few counts are larger so that the plan also reaches a harder path (a failure at the round case's last
-step, a legal-level failure followed by a refused choice).
+step, a legal-level failure followed by a refused choice). A bug that only shows when no card is left
+anywhere is caught on a small deck of the preset's game (:data:`TINY_DECK`), which a full deck never runs
+out of.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
 import shlex
@@ -42,14 +45,27 @@ from tests.mutants import MUTANTS
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
 
+TINY_DECK: tuple[tuple[str, int], ...] = tuple((str(value), 1) for value in range(1, 7))
+"""The Numbers 1 to 6, once each: a deck that three players hitting run out of within a round."""
+
+
 @dataclass(frozen=True)
 class Plan:
-    """How to catch one mutant: the generated games to run."""
+    """How to catch one mutant: the generated games to run (on ``deck`` instead of the preset's deck when
+    given: a custom deck has no shipped scoring hands, so such a plan runs no scoring case)."""
 
     seed: str
     games: int
     ruleset: str = "flip7"
     fails_at_start: bool = False
+    deck: tuple[tuple[str, int], ...] = ()
+
+    def rules(self) -> Ruleset:
+        """The ruleset of the plan's games: the preset, or the preset's game on the plan's deck."""
+        if not self.deck:
+            return preset(self.ruleset)
+        return ruleset_from_json({"name": f"{self.ruleset}-tiny", "base": self.ruleset,
+                                  "description": "a deck run out of within a round", "deck": dict(self.deck)})
 
 
 PLANS: dict[str, Plan] = {
@@ -111,6 +127,19 @@ PLANS: dict[str, Plan] = {
     "v_modifier_kept": Plan("0", 1, ruleset="vengeance"),
     "v_modifier_to_busted": Plan("1", 3, ruleset="vengeance"),
     "v_deal_actions_after_deal": Plan("0", 1, ruleset="vengeance"),
+    "chance_given_to_anyone": Plan("1", 5),
+    "deal_to_frozen": Plan("0", 2),
+    "chance_saves_and_stays": Plan("0", 4),
+    "actions_discarded_early": Plan("0", 1),
+    "setaside_dropped_when_out": Plan("159", 1),
+    "empty_piles_end_game": Plan("0", 1, deck=TINY_DECK),
+    "reshuffle_at_turn_start": Plan("0", 3),
+    "v_deal_to_stayed": Plan("0", 2, ruleset="vengeance"),
+    "v_actions_discarded_early": Plan("0", 1, ruleset="vengeance"),
+    "v_held_dropped_when_stayed": Plan("5", 2, ruleset="vengeance"),
+    "v_steal_own_card": Plan("0", 1, ruleset="vengeance"),
+    "v_empty_piles_end_game": Plan("0", 1, ruleset="vengeance", deck=TINY_DECK),
+    "v_reshuffle_at_turn_start": Plan("0", 3, ruleset="vengeance"),
 }
 
 # The clause each mutant's bug breaks (one of its CLAUSES), as literal markers for the clause coverage.
@@ -172,6 +201,19 @@ MARKS: dict[str, pytest.MarkDecorator] = {
     "v_modifier_kept": pytest.mark.clause("V-MOD-TARGET"),
     "v_modifier_to_busted": pytest.mark.clause("V-MOD-TARGET"),
     "v_deal_actions_after_deal": pytest.mark.clause("V-DEAL-PAUSE"),
+    "chance_given_to_anyone": pytest.mark.clause("F7-CHANCE-GIVE"),
+    "deal_to_frozen": pytest.mark.clause("F7-DEAL-FREEZE-EMPTY"),
+    "chance_saves_and_stays": pytest.mark.clause("F7-CHANCE-ENDS-TURN"),
+    "actions_discarded_early": pytest.mark.clause("F7-FLIP3-DISCARDED"),
+    "setaside_dropped_when_out": pytest.mark.clause("F7-FLIP3-ASSIGN"),
+    "empty_piles_end_game": pytest.mark.clause("F7-EMPTY-DECK"),
+    "reshuffle_at_turn_start": pytest.mark.clause("F7-RESHUFFLE"),
+    "v_deal_to_stayed": pytest.mark.clause("V-DEAL-ALWAYS"),
+    "v_actions_discarded_early": pytest.mark.clause("V-ACTION-AT-ONCE"),
+    "v_held_dropped_when_stayed": pytest.mark.clause("V-STAYED-TARGET"),
+    "v_steal_own_card": pytest.mark.clause("V-STEAL"),
+    "v_empty_piles_end_game": pytest.mark.clause("V-EMPTY-DECK"),
+    "v_reshuffle_at_turn_start": pytest.mark.clause("V-RESHUFFLE"),
 }
 
 PROCESS_MUTANTS = ("dealer_fixed", "no_flip7_bonus", "flip3_actions_at_once")
@@ -213,8 +255,8 @@ PASSED: dict[str, list[Case]] = {}
 def plan_corpus(name: str, ruleset: Ruleset | None = None) -> Corpus:
     """The corpus of a mutant's plan (under ``ruleset`` instead of the plan's preset when given)."""
     plan = PLANS[name]
-    return Corpus(rulesets=[ruleset or preset(plan.ruleset)], games=plan.games, seed=plan.seed, min_coverage=0,
-                  fixtures=FIXTURES if FIXTURES.is_dir() else None)
+    return Corpus(rulesets=[ruleset or plan.rules()], games=plan.games, seed=plan.seed, min_coverage=0,
+                  fixtures=FIXTURES if FIXTURES.is_dir() else None, scoring=not plan.deck)
 
 
 @pytest.fixture(scope="module")
@@ -300,7 +342,7 @@ def test_mutant_readings_are_known(name: str) -> None:
     """READINGS names readings the diagnosis can give for the mutant's game: option values or catalogue
     misreadings."""
     readings = mutant(name).READINGS
-    known = {diagnosis.reading for diagnosis in alternatives(preset(PLANS[name].ruleset))}
+    known = {diagnosis.reading for diagnosis in alternatives(PLANS[name].rules())}
     assert readings, "a mutant declares the readings that explain it"
     assert readings <= known, f"unknown readings: {sorted(readings - known)}"
 
@@ -352,8 +394,8 @@ def test_conform_catches_the_mutant_as_a_process(name: str, monkeypatch: pytest.
     """The same session through ``python -m tests.mutants.NAME`` and the protocol gives the same verdicts."""
     monkeypatch.chdir(REPO)
     plan = PLANS[name]
-    corpus = Corpus(rulesets=[preset(plan.ruleset)], games=plan.games, seed=plan.seed, min_coverage=0,
-                    fixtures=FIXTURES if FIXTURES.is_dir() else None)
+    corpus = Corpus(rulesets=[plan.rules()], games=plan.games, seed=plan.seed, min_coverage=0,
+                    fixtures=FIXTURES if FIXTURES.is_dir() else None, scoring=not plan.deck)
     command = f"{shlex.quote(sys.executable)} -m tests.mutants.{name}"
     hello, results, decisions = run(EngineSpec(command=command, timeout=20.0), corpus, save=tmp_path)
     assert hello["protocol"] == 1
@@ -367,13 +409,13 @@ def test_conform_catches_the_mutant_as_a_process(name: str, monkeypatch: pytest.
 
 def test_reference_adapter_passes_the_same_plans() -> None:
     """The reference itself passes every case the mutants fail: the failures are the bugs', not the corpus's."""
-    seen: set[tuple[str, int, str]] = set()
+    seen: set[tuple[str, int, str, tuple[tuple[str, int], ...]]] = set()
     for plan in PLANS.values():
-        key = (plan.seed, plan.games, plan.ruleset)
+        key = (plan.seed, plan.games, plan.ruleset, plan.deck)
         if key in seen:
             continue
         seen.add(key)
-        corpus = Corpus(rulesets=[preset(plan.ruleset)], games=plan.games, seed=plan.seed, scoring=False,
+        corpus = Corpus(rulesets=[plan.rules()], games=plan.games, seed=plan.seed, scoring=False,
                         min_coverage=0)
         _, results, _ = run(EngineSpec(python="flip7_spec.protocol.adapter:ReferenceAdapter"), corpus)
         assert results and all(r.outcome == "pass" for r in results), key
@@ -420,8 +462,12 @@ def test_the_fingerprint_is_exactly_the_mutants_reading(name: str,
 
 
 def _corpus_passes_under_the_fingerprint(name: str, results: Results) -> None:
-    fingerprint = one_reading_fingerprint(name, results)
-    _, again, _ = run(EngineSpec(python=f"tests.mutants.{name}:Engine"), plan_corpus(name, fingerprint))
+    """Run again against the reference under the fingerprints (the plan's preset's, and those of the other
+    presets whose fixtures the mutant fails: conform writes one per preset), the mutant passes every case."""
+    one_reading_fingerprint(name, results)
+    rulesets = [f.ruleset for f in fingerprints(results, PASSED[name]).values() if f.readings]
+    corpus = dataclasses.replace(plan_corpus(name), rulesets=rulesets)
+    _, again, _ = run(EngineSpec(python=f"tests.mutants.{name}:Engine"), corpus)
     wrong = [f"{r.case_id} [{r.level}] {r.outcome}: {r.message}" for r in again if r.outcome in (FAIL, ERRORED)]
     assert not wrong, "\n".join(wrong[:5])
     assert any(r.outcome == "pass" for r in again)

@@ -34,3 +34,21 @@ def test_each_mutation_applies_once_and_compiles(mutation: object) -> None:
     mutated = source.replace(mutation.before, mutation.after)  # type: ignore[attr-defined]
     assert mutated != source
     compile(mutated, str(path), "exec")
+
+
+def mutmut_packages() -> list[object]:
+    spec = importlib.util.spec_from_file_location("mutation_tool", ROOT / "tools" / "mutation.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("mutation_tool", module)
+    spec.loader.exec_module(module)
+    return list(module.PACKAGES)
+
+
+@pytest.mark.parametrize("package", mutmut_packages(), ids=lambda p: p.name)  # type: ignore[attr-defined]
+def test_each_mutmut_package_mutates_files_and_runs_tests_that_exist(package: object) -> None:
+    """tools/mutation.py's packages stay runnable as files move: every glob matches a file, every test exists."""
+    for pattern in package.files:  # type: ignore[attr-defined]
+        assert list(ROOT.glob(pattern)), f"{package.name}: {pattern} matches nothing"  # type: ignore[attr-defined]
+    for test in package.tests:  # type: ignore[attr-defined]
+        assert (ROOT / test).is_file(), f"{package.name}: no {test}"  # type: ignore[attr-defined]

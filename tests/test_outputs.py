@@ -7,7 +7,6 @@ it); where that is refused they are skipped. The same goes for a read-only mount
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import os
 import shutil
@@ -72,11 +71,12 @@ def test_an_output_replaces_its_target_only_when_committed(tmp_path: Path) -> No
     target.write_text("old", encoding="utf-8")
     output = Output.reserve(target)
     output.write("new")
-    assert target.read_text(encoding="utf-8") == "old"  # not yet: the new text is in the .partial file
-    assert (tmp_path / "report.json.partial").exists()
+    assert target.read_text(encoding="utf-8") == "old"  # not yet: the new text is in the temporary file
+    assert output.temporary.parent == tmp_path and output.temporary.name.startswith(".report.json.")
+    assert output.temporary.is_file() and not output.temporary.is_symlink()
     output.commit()
     assert target.read_text(encoding="utf-8") == "new"
-    assert not (tmp_path / "report.json.partial").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.json"]
 
 
 def test_a_discarded_output_leaves_the_target_as_it_was(tmp_path: Path) -> None:
@@ -145,7 +145,7 @@ def test_two_simulate_runs_on_one_output(tmp_path: Path) -> None:
                              env={**os.environ, "PYTHONPATH": path})
     try:
         deadline = time.monotonic() + 60
-        while not (tmp_path / "games.jsonl.partial").exists() and time.monotonic() < deadline:
+        while not any(tmp_path.glob(".games.jsonl.*.partial")) and time.monotonic() < deadline:
             time.sleep(0.05)
         second = flip7_spec("simulate", "-g", "10", "--out", str(out))
         first.send_signal(signal.SIGINT)
@@ -159,13 +159,26 @@ def test_two_simulate_runs_on_one_output(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []
 
 
-def test_an_output_locked_by_another_process_is_refused_before_any_game(tmp_path: Path) -> None:
-    partial = tmp_path / "games.jsonl.partial"
-    with partial.open("w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        one_error_line(flip7_spec("simulate", "-g", "5", "--out", str(tmp_path / "games.jsonl")),
-                       "another run is writing it")
-    assert not (tmp_path / "games.jsonl").exists()
+def test_an_output_claimed_by_another_process_is_refused_before_any_game(tmp_path: Path) -> None:
+    target = tmp_path / "games.jsonl"
+    holder = subprocess.Popen([sys.executable, "-c", "import sys, pathlib\n"
+                               "from flip7_spec.outputs import Output\n"
+                               "output = Output.reserve(pathlib.Path(sys.argv[1]))\n"
+                               "print('held', flush=True)\nsys.stdin.read()\noutput.discard()\n", str(target)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=REPO)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        one_error_line(flip7_spec("simulate", "-g", "5", "--out", str(target)), "another run is writing it")
+    finally:
+        holder.communicate("")
+    assert list(tmp_path.iterdir()) == []
+    # a claim dies with its process, however it ends: a killed run leaves no stale claim
+    killed = subprocess.Popen([sys.executable, "-c", "import sys, pathlib, os, signal\n"
+                               "from flip7_spec.outputs import Output\n"
+                               "Output.reserve(pathlib.Path(sys.argv[1]))\n"
+                               "os.kill(os.getpid(), signal.SIGKILL)\n", str(target)], cwd=REPO)
+    killed.wait()
+    Output.reserve(target).discard()
 
 
 def test_a_full_disk_is_refused_before_any_work(tmp_path: Path) -> None:
@@ -277,3 +290,14 @@ def test_simulate_numbers_are_limited(args: tuple[str, ...], named: str) -> None
     ran = flip7_spec("simulate", *args)
     assert ran.returncode == 2 and ran.stderr.count("\n") == 1 and named in ran.stderr, ran.stderr
     assert "Traceback" not in ran.stderr
+
+
+def test_a_name_made_from_user_input_stays_a_valid_file_name() -> None:
+    from flip7_spec.outputs import NAME_BYTES, fit_file_name
+
+    assert fit_file_name("game_flip7_seed-0-game.json") == "game_flip7_seed-0-game.json"
+    long_a, long_b = "game_" + "s" * 1000 + "_a-game.json", "game_" + "s" * 1000 + "_b-game.json"
+    fitted = fit_file_name(long_a)
+    assert len(fitted.encode("utf-8")) <= NAME_BYTES and fitted.endswith(".json")
+    assert fitted.startswith("game_sss") and fitted != fit_file_name(long_b)  # two long names stay apart
+    assert len(fit_file_name("é" * 300 + ".json").encode("utf-8")) <= NAME_BYTES  # bytes, not characters

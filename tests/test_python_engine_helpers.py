@@ -10,10 +10,14 @@ from typing import Any
 
 import pytest
 
-from flip7_spec.protocol.adapter import EngineFailure
-from flip7_spec.protocol.bridge import Ask, CallbackBridge
+from flip7_spec.errors import ChanceError
+from flip7_spec.protocol.adapter import EngineFailure, ReferenceAdapter
+from flip7_spec.protocol.bridge import Ask, AskFunction, CallbackBridge
+from flip7_spec.protocol.callback_adapter import CallbackAdapter, GameSetup
 from flip7_spec.protocol.census import Census
 from flip7_spec.protocol.main import run_adapter
+from flip7_spec.protocol.schema import message_errors
+from flip7_spec.protocol.server import handle
 
 # ---- the bridge ------------------------------------------------------------------------------------
 
@@ -66,6 +70,35 @@ def test_an_exception_in_the_loop_becomes_an_engine_failure() -> None:
     bridge.start()
     with pytest.raises(EngineFailure, match="IndexError: Cannot deal from an empty draw pile"):
         bridge.answer("hit")
+
+
+def test_a_reshuffle_problem_in_the_loop_reaches_the_reply_as_its_structured_field() -> None:
+    """An adapter whose engine finds the reshuffle orders do not fit raises ChanceError with the protocol's
+    ``reshuffle`` field; through the bridge and the server it becomes the ``errored`` reply's field."""
+    problem = {"problem": "no_order", "discard_pile": ["4", "9"], "index": 1}
+
+    class Adapter(CallbackAdapter):
+        def hello(self) -> dict[str, Any]:
+            return {}
+
+        def score(self, ruleset: dict[str, Any], hand: Any, busted: bool) -> int:
+            return 0
+
+        def play(self, setup: GameSetup, ask: AskFunction) -> None:
+            ask(Ask(0, "hit_or_stay", ["hit", "stay"]))
+            raise ChanceError("a reshuffle is needed and no order is left", reshuffle=problem)
+
+        def observe(self, pending: Ask | None) -> dict[str, Any]:
+            return {"pending": None if pending is None else pending.pending()}
+
+    adapter = Adapter()
+    started, _ = handle(adapter, {"seq": 1, "cmd": "start", "ruleset": {}, "players": 2, "dealer": 0, "deck": [],
+                                  "reshuffles": []})
+    assert started["result"]["observation"]["pending"]["player"] == 0
+    reply, _ = handle(adapter, {"seq": 2, "cmd": "decide", "choice": "hit"})
+    assert reply["errored"]["reshuffle"] == problem
+    assert reply["errored"]["message"].startswith("reshuffle: ")
+    assert message_errors(reply, "reply") == []
 
 
 def test_closing_unwinds_a_parked_loop_even_through_except_exception() -> None:
@@ -124,8 +157,6 @@ def test_a_card_the_deck_lacks_is_an_engine_failure() -> None:
 
 def test_run_adapter_answers_each_line_and_keeps_prints_off_the_protocol(capsys: pytest.CaptureFixture[str]
                                                                          ) -> None:
-    from flip7_spec.protocol.adapter import ReferenceAdapter
-
     class Chatty(ReferenceAdapter):
         def hello(self) -> dict[str, Any]:
             print("hello from the engine")  # a hobby engine's debug print

@@ -137,7 +137,7 @@ def test_a_bad_policy_spec_is_one_line_and_exit_2(simulate: Callable[..., tuple[
         (["--policy", "random", "--threshold", "20"], "--policy replaces --strategy"),
         (["-p", "3", "--policy", "random", "--policy", "random"], "2 policies for 3 players"),
         (["--rounds", "3", "--fresh-deck", "--sweep", "9:3", "--policy", "cards:3"], "FROM <= TO"),
-        (["--rounds", "3", "--fresh-deck", "--sweep", "3:9", "--policy", "random"], "one parameterised --policy"),
+        (["--rounds", "3", "--sweep", "3:9", "--policy", "random"], "one --policy that takes a parameter"),
         (["--json", "--csv"], "choose one"),
     ],
 )
@@ -230,3 +230,22 @@ def test_the_policy_view_shows_what_the_observation_shows() -> None:
                 shown["cards"], shown["status"], shown["round_score"], shown["total"])
             assert seat.number_sum == sum(int(c) for c in shown["cards"] if c.isdigit())
         game.apply(policy(game, decision, rng))
+
+
+def test_a_module_of_the_current_folder_never_shadows_an_installed_one(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from flip7_spec.errors import ModuleClash
+    from flip7_spec.user_modules import import_user_module
+
+    (tmp_path / "click.py").write_text("raise ImportError('the user module was loaded')\n", encoding="utf-8")
+    (tmp_path / "clash_free_bot.py").write_text("def decide(view):\n    return None\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", ".", str(tmp_path))])
+    monkeypatch.delitem(sys.modules, "click", raising=False)
+    with pytest.raises(ModuleClash, match=r"click\.py in the current folder has the name of the installed module"):
+        import_user_module("click")
+    assert import_user_module("clash_free_bot").decide(None) is None
+    assert sys.path[-1] == str(tmp_path.resolve())  # searched last: installed modules come first
+    sys.modules.pop("clash_free_bot", None)

@@ -717,6 +717,21 @@ def test_brutal_flip7_takes_15_from_another_player() -> None:
     assert round_end(events).get("scores") == [58, 2, 3]
 
 
+@clause("V-BRUTAL", "V-BRUTAL-FLIP7")
+@pytest.mark.parametrize("bonus", [0, 20, 25])
+def test_brutal_flip7_takes_from_another_player_the_bonus_it_gives_up(bonus: int) -> None:
+    # V-BRUTAL-FLIP7: the Flip 7 takes the bonus or subtracts it from another player instead; with the bonus set
+    # to another value (flip7_bonus), both choices move that many points, not 15.
+    brutal = V.with_options(brutal_mode=True, flip7_bonus=bonus)
+    moves = ("hit", "stay", "stay", "hit", "hit", "hit", "hit", "hit")
+    game, _ = start("1 2 3 4 5 6 8 9 10", ruleset=brutal)
+    events = play(game, *moves, 1)
+    assert round_end(events).get("scores") == [43, 2 - bonus, 3]  # seat 0: 1+4+5+6+8+9+10, no bonus
+    game, _ = start("1 2 3 4 5 6 8 9 10", ruleset=brutal)
+    events = play(game, *moves, 0)
+    assert round_end(events).get("scores") == [43 + bonus, 2, 3]
+
+
 @clause("V-BRUTAL-NEGATIVE", "V-BANK", "V-BASIC", "V-SCORE-FLOOR")
 def test_negative_round_scores_and_totals() -> None:
     for ruleset, expected in ((V, 0), (V.with_options(brutal_mode=True), -9), (BASIC, -9)):
@@ -727,6 +742,27 @@ def test_negative_round_scores_and_totals() -> None:
 
 
 # ---- the decision interface --------------------------------------------------------------------------------
+
+
+@clause("V-STEAL", "V-SWAP")
+def test_a_card_reference_with_a_key_missing_or_added_is_not_a_legal_choice() -> None:
+    # A card reference is exactly {"player", "index"} (docs/protocol.md): one key fewer or one more is another
+    # value, refused as illegal with the game left as it was, not taken and then failed on.
+    game, _ = start("1 2 3 4 5 6 8 9 STEAL")
+    play(game, "hit", "stay", "stay", "hit", "hit", "hit", "hit", "hit")
+    assert game.pending == Decision(0, "card", (ref(1, 0), ref(2, 0)), "STEAL")
+    before = json.dumps(game.observation())
+    for wrong in ({"player": 1}, {"index": 0}, {**ref(1, 0), "card": "2"}, {}):
+        with pytest.raises(IllegalDecision):
+            game.apply(wrong)
+        assert json.dumps(game.observation()) == before
+    game, _ = start("5 9 1 9 5 SWAP")
+    play(game, "hit", "hit", "hit")
+    before = json.dumps(game.observation())
+    for pair in ([{"player": 0}, ref(1, 0)], [ref(0, 0), {**ref(1, 0), "seat": 1}]):
+        with pytest.raises(IllegalDecision):
+            game.apply(pair)
+        assert json.dumps(game.observation()) == before
 
 
 @clause("V-SWAP")

@@ -81,9 +81,12 @@ MUTATIONS: tuple[Mutation, ...] = (
              "            left = expected[index] if index < len(expected) else _MISSING\n"
              "            right = found[index] if index < len(found) else _MISSING\n            sub = ",
              "elements past the shorter array are not looked at"),
-    Mutation("compare-step-python-equality", COMPARE, "    if canonical(expected) == canonical(found):\n"
+    Mutation("compare-step-python-equality", COMPARE, "    if same_json(expected, found):\n"
              "        return None\n    return first_difference(", "    if expected == found:\n        return None\n"
              "    return first_difference(", "a step's fast path by Python equality (1 == 1.0 == True)"),
+    Mutation("compare-types-unchecked", COMPARE, "            return bool(orjson.dumps(expected, option=_SORTED) == "
+             "orjson.dumps(found, option=_SORTED))", "            return True",
+             "values equal in Python are the same JSON (1 == 1.0 == True)"),
     Mutation("compare-no-root-fallback", COMPARE, "return first_difference(expected, found) or Difference((), "
              "expected, found)", "return first_difference(expected, found)",
              "a step whose JSON differs but whose difference is not located passes"),
@@ -191,7 +194,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              "if False:", "a player holding cards at their deal turn is dealt anyway"),
     Mutation("deal-turn-hit-is-a-hit", F7_ENGINE, "game._deal_to(seat, \"deal\" if self.dealing else \"hit\"",
              "game._deal_to(seat, \"hit\"", "a Hit chosen at the deal turn counts as a Hit, not the deal card"),
-    Mutation("stay-without-cards", F7_ENGINE, "        if game.players[seat].cards:\n            game._ask",
+    Mutation("stay-without-cards", F7_ENGINE, "        if players[seat].cards:\n            game._ask",
              "        if True:\n            game._ask", "Stay offered with nothing in front of you"),
     Mutation("flip7-at-eight", F7_ENGINE,
              "            if len(player.values) >= FLIP7_SIZE:\n                # [F7-FLIP7]",

@@ -8,6 +8,7 @@
 
 const readline = require('node:readline');
 const { Game, OPTIONS, PRESETS, RulesError, Unsupported, baseGameCards, rulesFromJson, scoreHand } = require('./flip7');
+const { ReshuffleError } = require('./shared');
 
 const vengeance = require('./vengeance');
 
@@ -61,7 +62,9 @@ class Session {
     } catch (error) {
       if (error instanceof Unsupported) return reply(seq, { skipped: { reason: error.message } });
       if (!(error instanceof RulesError || error instanceof RequestError)) console.error(error && error.stack ? error.stack : error);
-      return reply(seq, { errored: { message: String(error && error.message ? error.message : error) } });
+      const errored = { message: String(error && error.message ? error.message : error) };
+      if (error instanceof ReshuffleError) errored.reshuffle = error.reshuffle; // the orders do not fit: say how
+      return reply(seq, { errored });
     }
   }
 

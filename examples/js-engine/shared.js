@@ -23,6 +23,18 @@ class Unsupported extends Error {}
 /** A request the rules do not allow: a bad deck, an illegal choice, a missing reshuffle order. */
 class RulesError extends Error {}
 
+/**
+ * The reshuffle orders do not fit this game: a reshuffle is needed and no order is left, or the next order
+ * is not a permutation of the discard pile. `reshuffle` is the `errored` reply's optional `reshuffle` field
+ * (docs/protocol.md): `{problem: 'no_order' | 'not_a_permutation', discard_pile, index}`.
+ */
+class ReshuffleError extends RulesError {
+  constructor(message, reshuffle) {
+    super(message);
+    this.reshuffle = reshuffle;
+  }
+}
+
 // ---- cards ---------------------------------------------------------------------------------------
 
 /**
@@ -395,12 +407,15 @@ class CardGame {
 
   reshuffle() {
     // Only the discard pile is shuffled: table and in-play cards stay where they are.
+    const held = () => this.discard.slice().sort();
     if (this.nextReshuffle >= this.reshuffles.length) {
-      throw new RulesError(`a reshuffle of the ${this.discard.length}-card discard pile is needed in round ${this.round}, but no reshuffle order is left`);
+      throw new ReshuffleError(`a reshuffle of the ${this.discard.length}-card discard pile is needed in round ${this.round}, but no reshuffle order is left`,
+        { problem: 'no_order', discard_pile: held(), index: this.nextReshuffle });
     }
     const order = this.reshuffles[this.nextReshuffle++];
     if (!sameCards(order, this.discard)) {
-      throw new RulesError(`reshuffle order ${this.nextReshuffle - 1} is not a permutation of the discard pile (${this.discard.length} cards: ${this.discard.slice().sort().join(' ')}); got ${order.length} cards: ${order.join(' ')}`);
+      throw new ReshuffleError(`reshuffle order ${this.nextReshuffle - 1} is not a permutation of the discard pile (${this.discard.length} cards: ${held().join(' ')}); got ${order.length} cards: ${order.join(' ')}`,
+        { problem: 'not_a_permutation', discard_pile: held(), index: this.nextReshuffle - 1 });
     }
     this.pile = order;
     this.top = 0;
@@ -427,6 +442,7 @@ module.exports = {
   FROZEN,
   HIT_OR_STAY,
   ROUND_OVER,
+  ReshuffleError,
   RulesError,
   STAYED,
   Unsupported,

@@ -3,11 +3,13 @@
 :func:`solitaire` gives the exact distribution of one player's round on a fresh deck under a stay rule
 (:func:`stay_at`, :func:`stay_with_cards`, :func:`never_stay`, or any function of a :class:`Hand`);
 :func:`seven_distinct_probability` the chance of seven different Numbers before a duplicate; and
-:func:`threshold_table` a solitaire threshold table. See docs/simulation.md.
+:func:`threshold_table` a solitaire threshold table; :func:`solitaire_ruleset` the same deck as a ruleset the
+simulator plays (``flip7-spec simulate --solitaire``). See docs/simulation.md.
 """
 
 from flip7_spec.analysis.solitaire import (
     ACTIONS_AND_X2,
+    BLANK,
     AnalysisError,
     Hand,
     SolitaireDeck,
@@ -17,6 +19,7 @@ from flip7_spec.analysis.solitaire import (
     seven_distinct_probability,
     solitaire,
     solitaire_deck,
+    solitaire_ruleset,
     stay_at,
     stay_with_cards,
     threshold_table,
@@ -24,6 +27,7 @@ from flip7_spec.analysis.solitaire import (
 
 __all__ = [
     "ACTIONS_AND_X2",
+    "BLANK",
     "AnalysisError",
     "Hand",
     "SolitaireDeck",
@@ -33,6 +37,7 @@ __all__ = [
     "seven_distinct_probability",
     "solitaire",
     "solitaire_deck",
+    "solitaire_ruleset",
     "stay_at",
     "stay_with_cards",
     "threshold_table",

@@ -19,13 +19,14 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import comb
 from typing import Any
 
 from flip7_spec.cards import Kind, card
 from flip7_spec.errors import Flip7Error
+from flip7_spec.limits import ANALYSIS_STEPS
 from flip7_spec.rulesets import Ruleset
 
 FLIP7_SIZE = 7
@@ -62,6 +63,13 @@ StayRule = Callable[[Hand], bool]
 the built-in rules below also say whether they read ``Hand.cards`` (see :class:`Rule`)."""
 
 
+def _whole(where: str, value: object) -> int:
+    """``value`` if it is a whole number, else :class:`AnalysisError` naming ``where``."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise AnalysisError(f"{where}: expected a whole number, got {type(value).__name__}")
+    return value
+
+
 class Rule:
     """A stay rule that says whether it reads ``Hand.cards``. One that does not lets the program merge the
     draw orders that differ only in blanks, which makes it much smaller; for such a rule, ``Hand.cards``
@@ -83,8 +91,9 @@ class StayAt(Rule):
     reads_cards = False
 
     def __post_init__(self) -> None:
+        _whole("stay_at(threshold=...)", self.threshold)
         if self.on not in ("score", "numbers"):
-            raise AnalysisError(f"stay_at(on={self.on!r}): expected 'score' or 'numbers'")
+            raise AnalysisError(f"stay_at(on={self.on!r:.60}): expected 'score' or 'numbers'")
 
     def __call__(self, hand: Hand) -> bool:
         return (hand.round_score if self.on == "score" else hand.number_sum) >= self.threshold
@@ -95,6 +104,9 @@ class StayWithCards(Rule):
     """Stay once ``count`` cards are held: the exact counterpart of the ``cards:N`` policy."""
 
     count: int
+
+    def __post_init__(self) -> None:
+        _whole("stay_with_cards(count=...)", self.count)
 
     def __call__(self, hand: Hand) -> bool:
         return hand.cards >= self.count
@@ -139,6 +151,7 @@ class SolitaireOutcome:
 
     def summary(self, digits: int = 6) -> dict[str, Any]:
         """The figures as rounded decimals, for JSON and for people."""
+        _whole("summary(digits=...)", digits)
         return {
             "expected_score": round(float(self.expected_score), digits),
             "bust_probability": round(float(self.bust_probability), digits),
@@ -169,8 +182,14 @@ def solitaire_deck(ruleset: Ruleset, blanks: Collection[str] = ACTIONS_AND_X2,
     """The deck of ``ruleset`` for one player, with the cards named in ``blanks`` (card texts) made blanks;
     ``numbers_only`` leaves every other card out of the deck altogether.
 
-    Raises :class:`AnalysisError` for an Action card that is not a blank, or a Vengeance ruleset.
+    Raises :class:`AnalysisError` for an Action card that is not a blank, or a Vengeance ruleset, and for
+    arguments of the wrong kind.
     """
+    if not isinstance(ruleset, Ruleset):
+        raise AnalysisError(f"expected a Ruleset (see flip7_spec.preset, load_ruleset), got {type(ruleset).__name__}")
+    if isinstance(blanks, (str, bytes)) or not isinstance(blanks, Collection) \
+            or not all(isinstance(text, str) for text in blanks):
+        raise AnalysisError("blanks: expected a collection of card texts, such as {'FREEZE', 'x2'}")
     if ruleset.game != "flip7":
         raise AnalysisError(f"ruleset {ruleset.name}: the exact program covers the base game only, not "
                             f"{ruleset.game}")
@@ -194,6 +213,36 @@ def solitaire_deck(ruleset: Ruleset, blanks: Collection[str] = ACTIONS_AND_X2,
     return SolitaireDeck(tuple(sorted(numbers.items())), tuple(modifiers.items()), blank_count, ruleset.flip7_bonus)
 
 
+BLANK = "x1"
+"""How a blank is written in a ruleset's deck: a multiplier by 1 never busts, never counts toward a Flip 7
+and leaves every score as it is, so the reference plays it as a card with no effect."""
+
+
+def solitaire_ruleset(ruleset: Ruleset, blanks: Collection[str] = ACTIONS_AND_X2) -> Ruleset:
+    """``ruleset`` as the published solitaire tables play it, for the simulator: one player allowed
+    (``min_players = 1``) and every card named in ``blanks`` replaced in the deck by a blank (:data:`BLANK`),
+    so the deck keeps its size. ``flip7-spec simulate --solitaire`` plays it; :func:`solitaire_deck` is
+    the same deck for the exact program.
+
+    Raises :class:`AnalysisError` for a Vengeance ruleset (the tables are of the base game).
+    """
+    if ruleset.game != "flip7":
+        raise AnalysisError(f"ruleset {ruleset.name}: the solitaire tables are of the base game, not {ruleset.game}")
+    kept: dict[str, int] = {}
+    blanked = 0
+    for text, count in ruleset.deck:
+        if card(text).text in blanks:
+            blanked += count
+        else:
+            kept[text] = kept.get(text, 0) + count
+    if blanked:
+        kept[BLANK] = kept.get(BLANK, 0) + blanked
+    description = (f"{ruleset.name} for one player, {', '.join(sorted(blanks))} as blanks ({BLANK}), as in the "
+                   "published solitaire tables")
+    return replace(ruleset, name=f"{ruleset.name}-solitaire", description=description, deck=tuple(kept.items()),
+                   min_players=1, base=ruleset.base or ruleset.name)
+
+
 _Key = tuple[int, tuple[int, ...], int]  # (bit mask of Number values held, copies held per modifier, blanks)
 
 
@@ -206,20 +255,50 @@ class _Weights:
     busts: defaultdict[int, int]
     flip7s: defaultdict[int, int]
     states: int = 0
+    ran_out: int = 0  # the weight of the rounds that drew the whole deck (among the scores of k = N)
+
+
+class _Budget:
+    """The steps a computation may take (:data:`~flip7_spec.limits.ANALYSIS_STEPS`): each layer of draws is
+    counted before it is expanded, so a state space too large to finish is refused at once, not after
+    minutes and gigabytes."""
+
+    def __init__(self, deck: SolitaireDeck) -> None:
+        self.spent = 0
+        self.deck = deck
+
+    def spend(self, steps: int) -> None:
+        self.spent += steps
+        if self.spent > ANALYSIS_STEPS.value:
+            raise AnalysisError(
+                f"the exact program on a deck of {self.deck.size:,} cards ({len(self.deck.numbers)} Number "
+                f"values, {len(self.deck.modifiers)} modifiers, {self.deck.blanks:,} blanks) needs more than "
+                f"{ANALYSIS_STEPS.text} ({ANALYSIS_STEPS.name}): use a smaller deck or fewer distinct cards")
 
 
 def solitaire(deck: SolitaireDeck, stays: StayRule) -> SolitaireOutcome:
-    """The exact outcome of one player's round on a fresh ``deck`` under the stay rule ``stays``."""
+    """The exact outcome of one player's round on a fresh ``deck`` under the stay rule ``stays``.
+
+    Raises :class:`AnalysisError` for a deck that is not a :class:`SolitaireDeck`, a ``stays`` that is not
+    callable, and a state space over :data:`~flip7_spec.limits.ANALYSIS_STEPS` (refused before it is
+    explored)."""
+    if not isinstance(deck, SolitaireDeck):
+        raise AnalysisError(f"solitaire(deck=...): expected a SolitaireDeck (see solitaire_deck), got "
+                            f"{type(deck).__name__}")
+    if not callable(stays):
+        raise AnalysisError(f"solitaire(stays=...): expected a stay rule (a function of a Hand), got "
+                            f"{type(stays).__name__}")
+    budget = _Budget(deck)
     if deck.blanks and not getattr(stays, "reads_cards", True):
         # Blanks change nothing but how many cards are drawn: follow the other cards alone, then spread
         # each ending over the positions its last card can take among the blanks.
         bare = SolitaireDeck(deck.numbers, deck.modifiers, 0, deck.flip7_bonus)
-        weights = _program(bare, stays)
-        return _outcome(bare.size, weights, _with_blanks(bare.size, deck.blanks))
-    return _outcome(deck.size, _program(deck, stays), None)
+        weights = _program(bare, stays, budget)
+        return _outcome(bare.size, weights, _with_blanks(bare.size, deck.blanks, budget), deck.size)
+    return _outcome(deck.size, _program(deck, stays, budget), None)
 
 
-def _program(deck: SolitaireDeck, stays: StayRule) -> _Weights:
+def _program(deck: SolitaireDeck, stays: StayRule, budget: _Budget) -> _Weights:
     values = [v for v, _ in deck.numbers]
     value_bit = {v: 1 << i for i, v in enumerate(values)}
     modifier_cards = [card(t) for t, _ in deck.modifiers]
@@ -251,7 +330,9 @@ def _program(deck: SolitaireDeck, stays: StayRule) -> _Weights:
             weights.flip7s[cards] += weight
 
     layer: dict[_Key, int] = {(0, (0,) * len(modifier_cards), 0): 1}
+    branches = len(deck.numbers) + len(deck.modifiers) + 1
     for drawn in range(total):
+        budget.spend(len(layer) * branches)
         following: defaultdict[_Key, int] = defaultdict(int)
         cards = drawn + 1
         for (mask, mods, blanks), weight in layer.items():
@@ -275,6 +356,7 @@ def _program(deck: SolitaireDeck, stays: StayRule) -> _Weights:
     for (mask, mods, blanks), weight in layer.items():  # [F7-EMPTY-DECK] the whole deck drawn: the round ends
         hand = _hand([v for v in values if mask & value_bit[v]], mods, modifier_cards, blanks)
         weights.scores[(total, hand.round_score)] += weight
+        weights.ran_out += weight
     return weights
 
 
@@ -288,23 +370,26 @@ def _hand(numbers: list[int], mods: tuple[int, ...], modifier_cards: list[Any], 
     return Hand(frozenset(numbers), sum(numbers), multiplier, adds, len(numbers) + sum(mods) + blanks)
 
 
-def _falling(total: int, k: int) -> int:
-    """N·(N-1)···(N-k+1): the number of ordered draws of k cards from N."""
+def _fallings(total: int, wanted: set[int]) -> dict[int, int]:
+    """N·(N-1)···(N-k+1), the number of ordered draws of k cards from N = ``total``, for each k in
+    ``wanted``: one running product (a deck of thousands of cards would otherwise cost a product per k)."""
+    out: dict[int, int] = {}
     product = 1
-    for i in range(k):
-        product *= total - i
-    return product
+    for k in range(max(wanted, default=0) + 1):
+        if k in wanted:
+            out[k] = product
+        product *= total - k
+    return out
 
 
-def _with_blanks(others: int, blanks: int) -> Callable[[int], dict[int, Fraction]]:
+def _with_blanks(others: int, blanks: int, budget: _Budget) -> Callable[[int], dict[int, Fraction]]:
     """For a deck of ``others`` cards plus ``blanks`` blanks: where the k-th non-blank card lies, as a
-    distribution of its position t (the negative hypergeometric law), or t = all cards when k = ``others``
-    (the deck ran out: every blank was drawn too)."""
+    distribution of its position t (the negative hypergeometric law; the last one, k = ``others``, may come
+    before blanks too: a round that ends on it draws no more)."""
     size = others + blanks
 
     def positions(k: int) -> dict[int, Fraction]:
-        if k >= others:
-            return {size: Fraction(1)}
+        budget.spend(blanks + 1)
         ways = comb(size, others)
         return {t: Fraction(comb(t - 1, k - 1) * comb(size - t, others - k), ways)
                 for t in range(k, k + blanks + 1)}
@@ -312,11 +397,13 @@ def _with_blanks(others: int, blanks: int) -> Callable[[int], dict[int, Fraction
     return positions
 
 
-def _outcome(total: int, weights: _Weights, spread: Callable[[int], dict[int, Fraction]] | None
-             ) -> SolitaireOutcome:
+def _outcome(total: int, weights: _Weights, spread: Callable[[int], dict[int, Fraction]] | None,
+             size: int | None = None) -> SolitaireOutcome:
     """The probabilities of the endings; ``spread`` maps a count of non-blank cards to the distribution of
-    the cards actually drawn (None: the counts are the cards drawn)."""
-    denominators = {k: _falling(total, k) for k in range(total + 1)}
+    the cards actually drawn (None: the counts are the cards drawn), except for a round that drew every
+    non-blank card without ending: it draws the blanks left too, all ``size`` cards."""
+    drawn = {k for k, _ in weights.scores} | set(weights.busts) | set(weights.flip7s)
+    denominators = _fallings(total, drawn | ({total} if weights.ran_out else set()))
     scores: defaultdict[int, Fraction] = defaultdict(Fraction)
     by_k: defaultdict[int, Fraction] = defaultdict(Fraction)
     for (k, points), weight in weights.scores.items():
@@ -331,6 +418,10 @@ def _outcome(total: int, weights: _Weights, spread: Callable[[int], dict[int, Fr
         bust += p
     flip7 = sum((Fraction(w, denominators[k]) for k, w in weights.flip7s.items()), Fraction(0))
     cards: defaultdict[int, Fraction] = defaultdict(Fraction)
+    if spread is not None and size is not None and weights.ran_out:
+        ran_out = Fraction(weights.ran_out, denominators[total])  # [F7-EMPTY-DECK] on to the last blank
+        cards[size] += ran_out
+        by_k[total] -= ran_out
     for k, p in by_k.items():
         for t, q in (spread(k) if spread is not None else {k: Fraction(1)}).items():
             cards[t] += p * q
@@ -350,4 +441,7 @@ def threshold_table(ruleset: Ruleset, thresholds: Iterable[int], on: str = "numb
                     blanks: Collection[str] = ACTIONS_AND_X2) -> dict[int, SolitaireOutcome]:
     """:func:`solitaire` under ``stay_at(t, on)`` for each threshold ``t``: a solitaire threshold table."""
     deck = solitaire_deck(ruleset, blanks)
+    if isinstance(thresholds, (str, bytes)) or not isinstance(thresholds, Iterable):
+        raise AnalysisError(f"thresholds: expected whole numbers, such as range(10, 31), got "
+                            f"{type(thresholds).__name__}")
     return {t: solitaire(deck, stay_at(t, on)) for t in thresholds}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import shlex
 import sys
 import time
 from dataclasses import dataclass
@@ -10,6 +12,8 @@ from typing import Any
 
 import click
 
+from flip7_spec.bundled import example
+from flip7_spec.cli.campaigns import cluster_address, cluster_pool, open_campaign
 from flip7_spec.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_CHECK_FAILED,
@@ -22,7 +26,7 @@ from flip7_spec.cli.common import (
     within,
 )
 from flip7_spec.conformance import ERRORED, FAIL, SKIPPED
-from flip7_spec.conformance.cases import Case
+from flip7_spec.conformance.cases import Case, part_of
 from flip7_spec.conformance.coverage import coverage_lines, summarise
 from flip7_spec.conformance.fingerprint import cause_lines, fingerprint_lines, fingerprints, write_fingerprints
 from flip7_spec.conformance.progress import Progress
@@ -41,14 +45,17 @@ from flip7_spec.conformance.session import Corpus, EngineSpec, EngineUnusable, O
 from flip7_spec.conformance.smoke import smoke
 from flip7_spec.conformance.steer import DEFAULT_CAP, RUN_BUDGET
 from flip7_spec.conformance.verdict import broken_promise_lines, skip_reason_lines, unchecked_lines
-from flip7_spec.errors import Flip7Error, OutputError
+from flip7_spec.errors import Flip7Error, InputError, OutputError
 from flip7_spec.fixtures import shipped_fixtures_dir
 from flip7_spec.htmlreport import TraceKeeper, render_report, report_from
 from flip7_spec.interrupts import interruption
-from flip7_spec.limits import GAMES, PLAYERS, WORKERS, check_game_size
-from flip7_spec.outputs import Output, check_distinct, reserve_folder
+from flip7_spec.limits import COVERAGE_AIM, GAMES, PLAYERS, WORKERS, check_game_size
+from flip7_spec.outputs import Output, check_distinct, check_target, reserve_folder
 from flip7_spec.play import check_reachable
 from flip7_spec.rulesets import Ruleset, load_ruleset, preset_names
+from flip7_spec.trace.reader import read_traces
+from flip7_spec.trace.replay import ReplayStatus, replay
+from flip7_spec.user_modules import module_file
 
 
 def _smoke(spec: EngineSpec) -> int:
@@ -65,6 +72,8 @@ def _smoke(spec: EngineSpec) -> int:
         verdict = smoke(open_engine, say, describe)
     except EngineUnusable as error:
         say(f"smoke: handshake FAILED: {error}")
+        for line in error.details:
+            say(f"  {line}")
         return EXIT_BAD_INPUT
     if verdict is None:
         return EXIT_UNCHECKED
@@ -95,9 +104,14 @@ class _Reports:
 
     @classmethod
     def reserve(cls, json_path: Path | None, junit_xml: Path | None, html_path: Path | None,
-                save_failures: Path | None, inputs: list[Path]) -> _Reports:
+                save_failures: Path | None, inputs: list[Path], fingerprint: Path | None = None) -> _Reports:
         named = (("--json", json_path), ("--junit-xml", junit_xml), ("--html", html_path))
-        check_distinct([(what, path) for what, path in named if path is not None], inputs)
+        outputs = [(what, path) for what, path in named if path is not None]
+        if fingerprint is not None:  # written after the run, so checked now: every name it may be written to
+            outputs.extend(("--fingerprint", path) for path in _fingerprint_names(fingerprint))
+            for path in _fingerprint_names(fingerprint):
+                check_target(path, "--fingerprint")
+        check_distinct(outputs, inputs)
         if save_failures is not None:
             reserve_folder(save_failures, "--save-failures")
         reports = cls()
@@ -131,12 +145,47 @@ class _Reports:
                 output.discard()
 
 
-def _inputs(ruleset_names: tuple[str, ...], fixtures: Path | None, traces: tuple[Path, ...]) -> list[Path]:
-    """The files a run reads: ruleset files, fixture traces and saved traces (a report must not overwrite one)."""
+def _check_traces(traces: tuple[Path, ...]) -> None:
+    """Refuse a ``--trace`` file that cannot be run, with the reader's (or replay's) message: one that cannot
+    be read, a line or document that is not JSON, or a trace that is no game (``flip7-spec replay`` calls
+    it invalid). Such a file would otherwise give no case, and a run of nothing would pass."""
+    for path in traces:
+        count = 0
+        try:
+            for source in read_traces(path):
+                count += 1
+                if source.error is not None:
+                    raise click.BadParameter(f"{source.location}: {source.error}", param_hint="--trace")
+                result = replay(source.trace)
+                if result.status is ReplayStatus.INVALID:
+                    raise click.BadParameter(f"{source.location}: not a trace of a game: {result.error}",
+                                             param_hint="--trace")
+        except InputError as error:
+            raise click.BadParameter(str(error), param_hint="--trace") from None
+        if count == 0:
+            raise click.BadParameter(f"{path}: holds no trace", param_hint="--trace")
+
+
+def _fingerprint_names(path: Path) -> list[Path]:
+    """Every file ``--fingerprint PATH`` may write: PATH itself, or ``STEM-BASE.SUFFIX`` per base preset
+    (:func:`flip7_spec.conformance.fingerprint.fingerprint_paths`)."""
+    return [path, *(path.with_name(f"{path.stem}-{base}{path.suffix}") for base in preset_names())]
+
+
+def _inputs(ruleset_names: tuple[str, ...], fixtures: Path | None, traces: tuple[Path, ...],
+            command: str | None = None, python: str | None = None) -> list[Path]:
+    """The files a run reads: ruleset files, fixture traces, saved traces, the files the engine command
+    names (its script) and the ``--python`` module's source (a report must not overwrite one)."""
     files = [Path(name) for name in ruleset_names if name not in preset_names()]
     if fixtures is not None and fixtures.is_dir():
         files.extend(p for p in fixtures.rglob("*") if p.suffix in (".json", ".jsonl"))
     files.extend(traces)
+    if command is not None:
+        files.extend(Path(word) for word in shlex.split(command) if Path(word).is_file())
+    if python is not None:
+        source = module_file(python.partition(":")[0])
+        if source is not None:
+            files.append(source)
     return files
 
 
@@ -146,6 +195,10 @@ def _inputs(ruleset_names: tuple[str, ...], fixtures: Path | None, traces: tuple
                    "split into arguments like a shell would, and run without a shell")
 @click.option("--python", "python", metavar="MODULE:ATTR",
               help="an in-process engine: a class or factory building a flip7_spec.protocol.adapter.EngineAdapter")
+@click.option("--example", "example_name", metavar="NAME",
+              help="run an example engine shipped with flip7-spec, from any folder: js (JavaScript, needs Node.js "
+                   "18 or later) or flop7 (a third-party Python engine, needs pip install flop7==1.0.2); "
+                   "`flip7-spec examples` shows their command lines")
 @click.option("--games", "-g", type=click.IntRange(0), default=40, show_default=True, callback=within(GAMES),
               help="generated games (each gives a round case and a game case)")
 @click.option("--seed", "-s", default="0", show_default=True, callback=seed_text, help="seed of the generated games")
@@ -161,12 +214,22 @@ def _inputs(ruleset_names: tuple[str, ...], fixtures: Path | None, traces: tuple
 @click.option("--trace", "traces", multiple=True, type=click.Path(dir_okay=False, exists=True, path_type=Path),
               metavar="FILE", help="run only these saved traces (.json or .jsonl; repeatable), e.g. a failure "
                                    "saved by --save-failures")
+@click.option("--only", "only", multiple=True, metavar="PATTERN",
+              help="run only the cases whose id matches PATTERN (shell-style * ? [..]; repeatable), e.g. "
+                   "'fixture:flip7/tie-*' or 'scoring:*': the ids reports print after FAIL, ERROR and SKIP")
 @click.option("--level", "levels", multiple=True, type=click.Choice(["scoring", "round", "game"]),
               help="run only these levels (repeatable); legal is checked with round and game")
 @click.option("--timeout", type=click.FloatRange(0.1), default=10.0, show_default=True, callback=seconds,
               help="seconds to wait for each reply")
 @click.option("--workers", "-j", type=click.IntRange(1), default=1, show_default=True, callback=within(WORKERS),
               help="cases run in parallel, each worker with its own engine process")
+@click.option("--cluster", metavar="ADDRESS|local:N", callback=cluster_address,
+              help="run the cases on a Dask cluster: a scheduler's address (tcp://HOST:PORT) whose workers can run "
+                   "the engine command, or local:N for N worker processes on this machine; the results are those "
+                   "of a local run (needs the cluster extra; docs/campaigns.md)")
+@click.option("--campaign", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+              help="record each finished case in DIR as it finishes; run again with the same arguments, only the "
+                   "cases not yet recorded run (docs/campaigns.md)")
 @click.option("--save-failures", type=click.Path(file_okay=False, path_type=Path),
               help="write the trace of every failing generated case (shrunk) and fixture here (its header says "
                    "how to re-run it)")
@@ -178,7 +241,7 @@ def _inputs(ruleset_names: tuple[str, ...], fixtures: Path | None, traces: tuple
               help="write the engine's fingerprint (the preset plus the readings that explain its failures) as a "
                    "ruleset file (.json or .toml); `conform --ruleset FILE` then runs against a reference that "
                    "deviates the same way")
-@click.option("--min-coverage", type=click.IntRange(0), default=None, metavar="K",
+@click.option("--min-coverage", type=click.IntRange(0), default=None, metavar="K", callback=within(COVERAGE_AIM),
               help="aim generated games until every expected clause of every ruleset is exercised by K generated "
                    f"cases (a budget of {DEFAULT_CAP} aimed candidate games per ruleset), and list each clause left "
                    "short with the reason (set aside after the candidates aimed at it missed it, or the budget "
@@ -192,12 +255,14 @@ def _inputs(ruleset_names: tuple[str, ...], fixtures: Path | None, traces: tuple
 @click.option("--quiet", "-q", is_flag=True, help="print only failures and the summary; no progress bar")
 @click.option("--progress/--no-progress", default=None,
               help="show a progress bar (default: on a terminal, unless --quiet)")
-def command(command: str | None, python: str | None, games: int, seed: str, ruleset_names: tuple[str, ...],
-            player_counts: tuple[int, ...], fixtures: Path | None, no_fixtures: bool, no_scoring: bool,
-            traces: tuple[Path, ...], levels: tuple[str, ...], timeout: float, workers: int,
-            save_failures: Path | None, json_path: Path | None, junit_xml: Path | None, smoke: bool,
+def command(command: str | None, python: str | None, example_name: str | None, games: int, seed: str,
+            ruleset_names: tuple[str, ...], player_counts: tuple[int, ...], fixtures: Path | None,
+            no_fixtures: bool, no_scoring: bool, traces: tuple[Path, ...], only: tuple[str, ...],
+            levels: tuple[str, ...], timeout: float,
+            workers: int, save_failures: Path | None, json_path: Path | None, junit_xml: Path | None, smoke: bool,
             html_path: Path | None, fingerprint_path: Path | None, no_cache: bool, verbose: bool, quiet: bool,
-            progress: bool | None, min_coverage: int | None) -> None:
+            progress: bool | None, min_coverage: int | None, cluster: str | None = None,
+            campaign: Path | None = None) -> None:
     """Run the conformance corpus against an engine and report where it breaks the rules.
 
     The corpus: scoring cases (official examples and hands z3 found to catch known misreadings), the
@@ -215,6 +280,9 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
     With --trace FILE only those traces run: `conform --engine CMD --trace failures/x.json` re-runs a saved
     failure against the engine.
 
+    `conform --example js` runs the JavaScript engine shipped with flip7-spec, from any folder: a run to see
+    what a passing engine's report looks like (`flip7-spec examples` lists the example engines).
+
     \b
     Exit codes: 0 every case that ran passed (the others were skipped as the handshake declares);
     1 a case failed or errored; 2 the engine cannot be used at all, or an input or output is unusable
@@ -223,29 +291,42 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
     130 interrupted (Ctrl-C), 143 terminated (SIGTERM): the engines are stopped and the reports hold
     the cases that finished.
     """
-    if (command is None) == (python is None):
-        raise click.UsageError("give exactly one of --engine CMD or --python MODULE:ATTR")
+    if sum(given is not None for given in (command, python, example_name)) != 1:
+        raise click.UsageError("give exactly one of --engine CMD, --python MODULE:ATTR or --example NAME")
+    if example_name is not None:
+        command = example(example_name).command()
     spec = EngineSpec(command=command, python=python, timeout=timeout)
     if fingerprint_path is not None and fingerprint_path.suffix.lower() not in (".json", ".toml"):
         raise click.BadParameter(f"{fingerprint_path}: a fingerprint is a ruleset file: give a .json or .toml name",
                                  param_hint="--fingerprint")
     if smoke:
         raise click.exceptions.Exit(_smoke(spec))
+    if cluster is not None and workers > 1:
+        raise click.UsageError("--workers runs engines on this machine and --cluster on the cluster's workers: "
+                               "choose one")
+    _check_traces(traces)
     fixtures_dir = None if no_fixtures or traces else (fixtures or shipped_fixtures_dir())
     if fixtures is not None and not fixtures.is_dir():
         raise click.BadParameter(f"{fixtures}: no such directory", param_hint="--fixtures")
     counts = player_counts or (3, 4, 5, 6)
     corpus = Corpus(rulesets=_rulesets(ruleset_names, counts), games=0 if traces else games, seed=seed,
                     players=counts, fixtures=fixtures_dir,
-                    scoring=not (no_scoring or traces), traces=traces, fresh_hands=no_cache,
+                    scoring=not (no_scoring or traces), traces=traces, fresh_hands=no_cache, only=only,
                     levels=frozenset(levels) if levels else frozenset({"scoring", "round", "game"}))
     if min_coverage is not None:
         corpus.min_coverage, corpus.aim_cap = min_coverage, DEFAULT_CAP
     asked = _asked_parts(corpus)
-    inputs = _inputs(ruleset_names, fixtures_dir, traces)
-    if fingerprint_path is not None:
-        check_distinct([("--fingerprint", fingerprint_path)], inputs)  # a fingerprint must not overwrite an input
-    reports = _Reports.reserve(json_path, junit_xml, html_path, save_failures, inputs)
+    inputs = _inputs(ruleset_names, fixtures_dir, traces, command, python)
+    stack = contextlib.ExitStack()
+    opened = None
+    if campaign is not None:
+        opened = open_campaign(click.get_current_context(), campaign)
+        stack.callback(opened.close)
+    try:
+        reports = _Reports.reserve(json_path, junit_xml, html_path, save_failures, inputs, fingerprint_path)
+    except BaseException:
+        stack.close()
+        raise
     bar = Progress(sys.stderr.isatty() and not quiet if progress is None else progress)
     collected: list[CaseResult] = []
 
@@ -269,19 +350,26 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
             if result.outcome in (FAIL, ERRORED) or (result.outcome == SKIPPED and verbose):
                 for line in describe(result):
                     bar.echo(line)
-        bar.advance()
+        bar.advance(failed=any(r.outcome in (FAIL, ERRORED) for r in outcome.results))
 
     started = time.perf_counter()
     stopped: KeyboardInterrupt | None = None
     hello: dict[str, Any] = {}
     decisions = 0
     try:
-        hello, _, decisions = run(spec, corpus, workers=workers, save=save_failures, on_outcome=on_outcome,
-                                  on_start=on_start, passed=passed)
+        with stack:
+            pool = None
+            if cluster is not None:
+                pool = stack.enter_context(cluster_pool(cluster, spec, save_failures))
+            hello, _, decisions = run(spec, corpus, workers=workers, save=save_failures, on_outcome=on_outcome,
+                                      on_start=on_start, passed=passed, pool=pool, campaign=opened,
+                                      isolated=python is not None)
     except EngineUnusable as error:
         bar.close()
         reports.discard()
         say(f"flip7-spec: error: {error}", err=True)
+        for line in error.details:
+            say(f"  {line}", err=True)
         raise click.exceptions.Exit(EXIT_BAD_INPUT) from None
     except KeyboardInterrupt as interrupt:  # Ctrl-C or SIGTERM: the engines are stopped already
         stopped = interrupt
@@ -297,10 +385,13 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
     summary = summary_lines(collected, spec.name, elapsed, decisions, handshake_seconds)
     covered = summarise(settled_corpus.coverage, settled_corpus.variants, settled_corpus.ruleset_list)
     aimed = settled_corpus.min_coverage if settled_corpus.games else 0
+    chosen = bool(only) or not settled_corpus.games  # saved traces or a folder of fixtures: few clauses by design
+    if only:  # a part none of whose cases matched was not asked for
+        asked = [part for part in asked if any(part_of(r.case_id) == part for r in collected)]
     prints = fingerprints(collected, passed)
     for line in [*skip_reason_lines(collected, settled_corpus.coverage), *summary,
                  *corpus_lines(collected, shown_from),
-                 *coverage_lines(covered, verbose, aimed, explain=min_coverage is not None),
+                 *coverage_lines(covered, verbose, aimed, explain=min_coverage is not None, chosen=chosen),
                  *cause_lines(collected), *fingerprint_lines(prints, collected)]:
         say(line)
     unchecked: list[str] = []
@@ -308,6 +399,8 @@ def command(command: str | None, python: str | None, games: int, seed: str, rule
         for line in [*empty_part_warnings(collected, asked), *broken_promise_lines(collected)]:
             say(line, err=True)
         unchecked = unchecked_lines(collected, asked)
+        if only and not collected:
+            unchecked = [f"unchecked: no case matched --only {' '.join(only)}; nothing was checked"]
         for line in unchecked:
             say(line, err=True)
     meta = {"engine": spec.name, "hello": hello, "seed": seed, "games": games, "interrupted": stopped is not None,

@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from flip7_spec.cli.common import EXIT_BAD_INPUT, EXIT_CHECK_FAILED, EXIT_OK, say
+from flip7_spec.collector import fewer_collections
 from flip7_spec.conformance.report import strict_json
 from flip7_spec.outputs import Output, check_distinct
 from flip7_spec.trace.reader import TraceFileError, TraceSource, read_traces
@@ -60,7 +61,8 @@ def command(files: tuple[Path, ...], verbose: bool, json_out: Path | None, progr
         check_distinct([("--json", json_out)], files)
         output = Output.reserve(json_out, "--json")
     try:
-        _replay_files(files, verbose, output, progress)
+        with fewer_collections():
+            _replay_files(files, verbose, output, progress)
     finally:
         if output is not None:
             output.discard()  # committed already unless the run stopped early

@@ -6,7 +6,8 @@ import json
 
 import click
 
-from flip7_spec.clauses import CLAUSES, clauses_for
+from flip7_spec.bibliography import cited, sources
+from flip7_spec.clauses import CLAUSES, Clause, clauses_for
 from flip7_spec.cli.common import ruleset_option, say, say_json
 from flip7_spec.misreadings import catalogue
 from flip7_spec.registry import definition_of
@@ -19,15 +20,23 @@ from flip7_spec.rulesets import Ruleset, preset
 @click.option("--options", "show_options", is_flag=True, help="also list the ruleset's options and values")
 @click.option("--misreadings", "show_misreadings", is_flag=True,
               help="also list the game's catalogue of known misreadings (what the diagnosis tries)")
-def command(ruleset: Ruleset, as_json: bool, show_options: bool, show_misreadings: bool) -> None:
-    """List every rule clause: id, confidence, statement, source and where in RULES.md.
+@click.option("--sources", "show_sources", is_flag=True,
+              help="print the bibliography instead: every source the clauses cite (S1-S9, V1-V4, ...), with its "
+                   "publisher or site, date, how it was read, what it settles and how many clauses cite it")
+def command(ruleset: Ruleset, as_json: bool, show_options: bool, show_misreadings: bool, show_sources: bool) -> None:
+    """List every rule clause: id, confidence, statement, source and where in the rules document
+    (docs/rules.md, whose sections A.1#14 and so on the locations name).
 
     Confidence is H (official text), M (official source through a paraphrase or relayed ruling) or
     L (inference or a reasoned guess); [option] names the ruleset option that selects between readings.
     With --options, each option follows with its allowed values and the clause of each reading; with
     --misreadings, the known misreadings of the game that `conform` diagnoses (name, family, clause, what an
-    engine that misreads does): a ruleset's `deviations` may name them.
+    engine that misreads does): a ruleset's `deviations` may name them. --sources prints the bibliography the
+    clauses cite instead (S1-S9 for the base game, V1-V4 for Vengeance, ...).
     """
+    if show_sources:
+        _print_sources(as_json)
+        return
     clauses = clauses_for(ruleset.game)
     if as_json:
         say_json(json.dumps({
@@ -48,7 +57,7 @@ def command(ruleset: Ruleset, as_json: bool, show_options: bool, show_misreading
     for c in clauses:
         option = f" [option {c.option}]" if c.option else ""
         say(f"{c.id} ({c.confidence}) {c.statement}{option}")
-        say(f"    source: {c.source}; RULES.md {c.where}")
+        say(f"    source: {c.source}; docs/rules.md {c.where}")
     if show_options:
         say("# options (value in this ruleset; allowed values, each with the clause of its reading)")
         for line in option_lines(ruleset):
@@ -85,3 +94,28 @@ def option_lines(ruleset: Ruleset) -> list[str]:
             statement = clause.statement if clause else ""
             lines.append(f"  {mark} {json.dumps(allowed)}: {clause_id} {statement}".rstrip())
     return lines
+
+
+def _citing(key: str) -> list[Clause]:
+    """The clauses, of every registered game, whose source cites ``key``."""
+    return [c for c in CLAUSES.values() if key in cited(c.source)]
+
+
+def _print_sources(as_json: bool) -> None:
+    """The bibliography: each entry, and the clauses that cite it (counted by game)."""
+    entries = sources().values()
+    if as_json:
+        say_json(json.dumps({"sources": [{**s.to_json(), "cited_by": [c.id for c in _citing(s.key)]}
+                                         for s in entries]}, indent=2, sort_keys=True, ensure_ascii=False))
+        return
+    say(f"# {len(entries)} sources; a clause cites them by key (`flip7-spec rules` shows each clause's source)")
+    for entry in entries:
+        for line in entry.lines():
+            say(line)
+        citing = _citing(entry.key)
+        games: dict[str, int] = {}
+        for c in citing:
+            games[c.game] = games.get(c.game, 0) + 1
+        by_game = ", ".join(f"{game} {count}" for game, count in games.items())
+        say(f"    cited by: {len(citing)} clause{'s' if len(citing) != 1 else ''}"
+            + (f" ({by_game})" if citing else " (read through another source)"))

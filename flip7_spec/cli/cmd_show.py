@@ -12,6 +12,7 @@ from flip7_spec.htmlreport.model import is_report, saved_traces
 from flip7_spec.outputs import Output, check_distinct
 from flip7_spec.trace.diffview import NoSavedFailure, render_diff
 from flip7_spec.trace.reader import TraceSource, is_corpus, read_traces
+from flip7_spec.trace.replay import ReplayStatus, replay
 from flip7_spec.trace.show import ShowError, check_trace, lines_of
 
 
@@ -42,6 +43,19 @@ def _html(source: TraceSource, output: Output | None) -> None:
         return
     output.write(html)
     output.commit()
+
+
+def _check_replayable(source: TraceSource) -> None:
+    """Refuse what ``flip7-spec replay`` calls invalid (no game at all), with its message: a trace is shown
+    as it is recorded, diverging or not, but only when it is a game. What show itself refuses is left to it
+    (its messages stay as they are)."""
+    try:
+        check_trace(source.trace)
+    except ShowError:
+        return
+    result = replay(source.trace)
+    if result.status is ReplayStatus.INVALID:
+        fail(f"{source.location}: not a trace of a game: {result.error}")
 
 
 @click.command("show")
@@ -80,6 +94,8 @@ def command(file: Path, line: int, step_numbers: bool, diff: bool, html_out: Pat
         source = _pick(file, line)
         if source.error is not None:
             fail(f"{source.location}: {source.error}")
+        if not is_report(source.trace):
+            _check_replayable(source)
         if html_out is not None:
             _html(source, output)
             return

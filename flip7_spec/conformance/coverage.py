@@ -304,11 +304,21 @@ def summarise(coverage: Coverage, variants: Mapping[str, Any] | None = None,
 
 
 def coverage_lines(summaries: Sequence[RulesetCoverage], verbose: bool = False, aimed: int = 0,
-                   explain: bool = False) -> list[str]:
+                   explain: bool = False, chosen: bool = False) -> list[str]:
     """The coverage section of the terminal summary: one line per ruleset, then its unreached clauses. When
     games were aimed at ``aimed`` generated cases per clause, the clauses left short of that: each with its
-    count and the reason when ``explain`` or ``verbose``, else one line that says how many."""
+    count and the reason when ``explain`` or ``verbose``, else one line that says how many. A run of
+    ``chosen`` cases (saved traces, a folder of fixtures without generated games, ``--only``) reaches few
+    clauses by design: it shows the rulesets it reached and lists no unreached clause unless ``verbose``."""
     lines = []
+    if chosen and not verbose:
+        reached = [s for s in summaries if s.reached]
+        for s in reached:
+            lines.append(f"coverage {s.ruleset}: {len(s.reached)} of {len(s.expected)} clauses reached")
+        if any(s.unreached for s in summaries):
+            lines.append("  (a run of chosen cases reaches few clauses by design: the others are not listed; "
+                         "-v lists them)")
+        return lines
     for s in summaries:
         lines.append(f"coverage {s.ruleset}: {len(s.reached)} of {len(s.expected)} clauses reached, "
                      f"at least {s.least} case{'s' if s.least != 1 else ''} each")

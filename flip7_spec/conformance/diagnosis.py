@@ -13,6 +13,7 @@ most :data:`MAX_PAIRED` of them), so the search stays small.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -24,7 +25,7 @@ from flip7_spec.machine import Game
 from flip7_spec.misreadings import catalogue, option_deviation
 from flip7_spec.play import make_game, new_game
 from flip7_spec.rulesets import Ruleset
-from flip7_spec.trace.compare import canonical
+from flip7_spec.trace.compare import canonical, differences
 
 Projection = Callable[[int, Any], Any]
 
@@ -185,8 +186,12 @@ def _replayed(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Seq
 
 
 def is_reshuffle_problem(error: BaseException) -> bool:
-    """Whether an engine's failure says it could not use the reshuffle orders it was given (a reply starting
-    ``reshuffle:``, or an in-process engine's :class:`~flip7_spec.errors.ChanceError`)."""
+    """Whether an engine's failure says it could not use the reshuffle orders it was given: an ``errored``
+    reply carrying the structured ``reshuffle`` field (docs/protocol.md), or whose message starts
+    ``reshuffle:`` (the older convention, still recognised), or an in-process engine's
+    :class:`~flip7_spec.errors.ChanceError`."""
+    if getattr(error, "reshuffle", None) is not None:
+        return True
     text = str(error).lstrip().lower().removeprefix("engine error:").lstrip()  # a process engine's errored reply
     return isinstance(error, ChanceError) or text.startswith("reshuffle:") or "ChanceError" in str(error)
 
@@ -226,11 +231,12 @@ MAX_PAIRED = 12
 
 
 def diagnoses(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Sequence[str]],
-              decisions: Sequence[Any], found: Sequence[Any], upto: int, project: Projection) -> list[Diagnosis]:
+              decisions: Sequence[Any], found: Sequence[Any], upto: int, project: Projection,
+              pairs: bool = True) -> list[Diagnosis]:
     """Every alternative reading (:func:`alternatives`, in order) under which the reference reproduces the
     engine's observations through position ``upto``, each listing the others in its ``also``. When none
-    does, the pairs of readings that do together (each a :class:`Diagnosis` whose ``together`` names the
-    second reading)."""
+    does (and ``pairs``), the pairs of readings that do together (each a :class:`Diagnosis` whose
+    ``together`` names the second reading)."""
     def seen(variant: Ruleset) -> str | None:
         return _seen_at(variant, header, reshuffles, decisions, upto, project)
 
@@ -241,16 +247,32 @@ def diagnoses(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Seq
     target = canonical(project(upto, found[upto]))
     singles = [(d, seen(d.ruleset)) for d in alternatives(ruleset) if d.ruleset is not None]
     matches = [d for d, at in singles if d.ruleset is not None and fits(d.ruleset, at)]
-    if not matches:
+    if not matches and pairs:
         own = seen(ruleset)
         moving = [d for d, at in singles if at is not None and at != own][:MAX_PAIRED]
-        pairs = [(first, second) for i, first in enumerate(moving) for second in moving[i + 1:]]
-        matches = _pairs(ruleset, pairs, lambda variant: fits(variant, seen(variant)))
+        both = [(first, second) for i, first in enumerate(moving) for second in moving[i + 1:]]
+        matches = _pairs(ruleset, both, lambda variant: fits(variant, seen(variant)))
         if not matches:  # a second reading that only shows once the first has changed the game
             still = [d for d, _ in singles if d not in moving]
-            later = [(first, second) for first in moving for second in still][:LATER_PAIRS]
+            closer = _closer(moving, dict(singles), own, target)
+            later = [(first, second) for first in closer for second in still][:LATER_PAIRS]
             matches = _pairs(ruleset, later, lambda variant: fits(variant, seen(variant)))
     return [replace(d, also=tuple(o.reading for o in matches if o is not d)) for d in matches]
+
+
+def _closer(moving: Sequence[Diagnosis], seen: dict[Diagnosis, str | None], own: str | None,
+            target: str) -> list[Diagnosis]:
+    """The readings of ``moving`` whose observation at the divergent step (``seen``) differs from the engine's
+    (``target``) in fewer fields than the reference's own (``own``), the closest first: only they can be the
+    first of a pair whose second reading shows once the first has changed the game."""
+    goal = json.loads(target)
+
+    def distance(text: str | None) -> int:
+        return len(differences(json.loads(text), goal)) if text is not None else 1 << 30
+
+    start = distance(own)
+    near = [(distance(seen.get(d)), index, d) for index, d in enumerate(moving)]
+    return [d for far, _, d in sorted(near, key=lambda item: item[:2]) if far < start]
 
 
 LATER_PAIRS = 240

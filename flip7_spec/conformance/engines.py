@@ -3,30 +3,36 @@ and saved when it fails (what one process of a conformance run does, with one wo
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import shlex
-import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from flip7_spec.conformance import FAIL
+from flip7_spec.conformance import ERRORED, FAIL
 from flip7_spec.conformance.cases import Case, part_of
 from flip7_spec.conformance.declarations import DeclarationError, check_declarations
+from flip7_spec.conformance.filenames import saved_failure_name
+from flip7_spec.conformance.guard import GuardedEngine
 from flip7_spec.conformance.runner import CaseResult, run_case
-from flip7_spec.conformance.shrink import shrink
+from flip7_spec.conformance.shrink import shrink, shrinkable
 from flip7_spec.errors import Flip7Error
-from flip7_spec.outputs import write_file
+from flip7_spec.outputs import fit_file_name, write_file
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure
 from flip7_spec.protocol.process import ProcessEngine
 from flip7_spec.trace.canonical import dumps_document
+from flip7_spec.user_modules import import_user_module
 
 
 class EngineUnusable(Flip7Error):
-    """The engine cannot be used at all (it does not start, or fails the handshake)."""
+    """The engine cannot be used at all (it does not start, or fails the handshake). ``details`` are lines to
+    show under the one-line message: the command as it was run, and the engine's stderr."""
+
+    def __init__(self, message: str, details: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.details = list(details)
 
 
 @dataclass(frozen=True)
@@ -51,10 +57,8 @@ class EngineSpec:
             return engine
         assert self.python is not None
         module_name, _, attribute = self.python.partition(":")
-        if os.getcwd() not in sys.path:  # import from the current directory, as `python -m` would
-            sys.path.insert(0, os.getcwd())
-        try:
-            factory = getattr(importlib.import_module(module_name), attribute or "Engine")
+        try:  # the current folder is searched after the installed modules, never shadowing one
+            factory = getattr(import_user_module(module_name), attribute or "Engine")
         except Exception as error:  # ImportError, AttributeError, or the module's own error on import
             raise EngineUnusable(f"cannot load in-process engine {self.python!r}: {type(error).__name__}: "
                                  f"{error}") from None
@@ -65,7 +69,7 @@ class EngineSpec:
                                  f"{error}") from None
         if not isinstance(engine, EngineAdapter):
             raise EngineUnusable(f"{self.python} did not build an EngineAdapter")
-        return engine
+        return GuardedEngine(engine, self.timeout)  # bounded like a process engine, and it cannot end the run
 
 
 def handshake(spec: EngineSpec, on_spawn: Callable[[int], None] | None = None
@@ -83,7 +87,7 @@ def handshake(spec: EngineSpec, on_spawn: Callable[[int], None] | None = None
     except BaseException as error:
         engine.close()
         if isinstance(error, Exception):
-            raise _unusable(spec, error) from None
+            raise _unusable(spec, error, getattr(engine, "argv", None)) from None
         raise  # an interrupt: the engine is closed, the run stops
     try:
         check_declarations(hello)
@@ -93,14 +97,30 @@ def handshake(spec: EngineSpec, on_spawn: Callable[[int], None] | None = None
     return engine, hello
 
 
-def _unusable(spec: EngineSpec, error: Exception) -> EngineUnusable:
-    """Why the handshake failed, as one line: the failure, its raw reply and the last stderr line."""
+STDERR_SHOWN = 40
+"""Lines of an engine's stderr shown when it cannot be used (at most; the process client keeps as many)."""
+STDERR_WIDTH = 500
+"""Characters of one such line shown (at most)."""
+
+
+def _unusable(spec: EngineSpec, error: Exception, argv: Sequence[str] | None = None) -> EngineUnusable:
+    """Why the handshake failed: one line (the failure, its raw reply and the last stderr line), then the
+    command line as it was run (``argv``, in this directory) and the engine's whole stderr, bounded, since the
+    reason an engine cannot start (a missing file, a missing module) is rarely on its last line."""
+    details = [f"command as run: {shlex.join(argv)}  (in {os.getcwd()})"] if argv else []
     if isinstance(error, EngineFailure):
         failure = error
-        tail = f"; stderr: {failure.stderr.strip().splitlines()[-1]}" if failure.stderr.strip() else ""
+        lines = failure.stderr.strip().splitlines() if failure.stderr else []
+        tail = f"; stderr: {lines[-1]}" if lines else ""
         raw = f"; got: {failure.raw[:200]}" if failure.raw else ""
-        return EngineUnusable(f"engine {spec.name!r} failed the handshake: {failure}{raw}{tail}")
-    return EngineUnusable(f"engine {spec.name!r} failed the handshake: {type(error).__name__}: {error}")
+        if lines:
+            shown = lines[-STDERR_SHOWN:]
+            details.append(f"its stderr{f' (the last {len(shown)} lines)' if len(shown) < len(lines) else ''}:")
+            details.extend(f"  {line[:STDERR_WIDTH]}{' ...' if len(line) > STDERR_WIDTH else ''}" for line in shown)
+        else:
+            details.append("it wrote nothing on stderr")
+        return EngineUnusable(f"engine {spec.name!r} failed the handshake: {failure}{raw}{tail}", details)
+    return EngineUnusable(f"engine {spec.name!r} failed the handshake: {type(error).__name__}: {error}", details)
 
 
 def rerun_command(spec: EngineSpec, path: Path) -> str:
@@ -122,31 +142,50 @@ class Outcome:
 SAVED_FAILURE_OMITS = ("seconds", "shrunk", "raw", "stderr", "decisions")
 """Result fields a saved failure does not record in its ``header.provenance.failure``."""
 
+SAVED_ERROR_OMITS = ("seconds", "shrunk", "decisions")
+"""Result fields a saved errored case does not record (it keeps the raw reply and the stderr excerpt)."""
+
 
 def _record_failure(small: dict[str, Any], case: Case, result: CaseResult, engine: EngineAdapter,
                     hello: dict[str, Any]) -> None:
     """Write into the shrunk trace's provenance the failure as it happens on that trace (its step, JSON
-    path and both observations), so that the saved file alone shows both sides."""
-    shrunk_case = Case(case.id, case.level, case.ruleset, trace=small)
-    again = next((r for r in run_case(engine, shrunk_case, hello) if r.level == result.level and r.outcome == FAIL),
-                 None)
+    path and both observations), so that the saved file alone shows both sides. An error is recorded as it
+    happens on that trace too (its message, step, decision, raw reply and stderr excerpt), or as it
+    happened on the case when it does not happen again or cannot be run again cheaply."""
+    again = None
+    if shrinkable(result):
+        shrunk_case = Case(case.id, case.level, case.ruleset, trace=small)
+        again = next((r for r in run_case(engine, shrunk_case, hello)
+                      if r.level == result.level and r.outcome == result.outcome), None)
+    if again is None and result.outcome == ERRORED:
+        again = result
     if again is not None:
-        record = {k: v for k, v in again.to_json().items() if k not in SAVED_FAILURE_OMITS}
+        omits = SAVED_ERROR_OMITS if again.outcome == ERRORED else SAVED_FAILURE_OMITS
+        record = {k: v for k, v in again.to_json().items() if k not in omits}
         small["header"].setdefault("provenance", {})["failure"] = record
 
 
+TraceWriter = Callable[[Path, str], None]
+"""Writes a saved trace's text at a path (raising OSError when it cannot)."""
+
+
 def finish(engine: EngineAdapter, hello: dict[str, Any], case: Case, save: Path | None,
-           spec: EngineSpec | None = None) -> Outcome:
-    """Run one case; when it fails and ``save`` is a folder, save its trace there (a generated game shrunk, a
-    fixture as it is: outside a checkout the fixtures live in the installed package), with the failure and
-    the command that re-runs it in its provenance (written whole or not at all: a full disk is noted in the
-    result, never a half-written file). A saved trace run again with ``--trace`` is not saved again."""
+           spec: EngineSpec | None = None, writer: TraceWriter | None = None) -> Outcome:
+    """Run one case; when it fails or errors and ``save`` is a folder, save its trace there (a generated game
+    shrunk, a fixture as it is: outside a checkout the fixtures live in the installed package; a generated
+    game the engine did not answer in time whole, as shrinking would wait for it again), with the failure or
+    error and the command that re-runs it in its provenance (written whole or not at all: a full disk is
+    noted in the result, never a half-written file). A saved trace run again with ``--trace`` is not saved
+    again; a scoring case has no trace to save (its result carries the hand and the ruleset).
+
+    ``writer``, when given, is handed each saved trace instead of the file system (a cluster worker hands them
+    back to the machine that ran the command, which writes them under ``save``)."""
     results = run_case(engine, case, hello)
     kept = case.trace is not None and (case.generated or part_of(case.id) == "fixture")
     for result in results:
-        if result.outcome == FAIL and kept and save is not None:
+        if result.outcome in (FAIL, ERRORED) and kept and save is not None:
             try:
-                if case.generated:
+                if case.generated and shrinkable(result):
                     small = shrink(case, result, lambda c: run_case(engine, c, hello))
                 else:
                     small = json.loads(json.dumps(case.trace))  # a copy: the corpus keeps its own
@@ -154,13 +193,15 @@ def finish(engine: EngineAdapter, hello: dict[str, Any], case: Case, save: Path 
             except Exception as error:  # shrinking must never lose the failure itself
                 result.shrunk = f"(shrinking failed: {type(error).__name__}: {error})"
                 continue
-            name = case.id.replace("/", "_").replace(":", "_").replace("=", "-") + f"-{result.level}.json"
-            path = save / name
+            path = save / fit_file_name(saved_failure_name(case.id, str(result.level)))  # shell-safe, not too long
             if spec is not None:
                 small["header"].setdefault("provenance", {})["rerun"] = rerun_command(spec, path)
             try:
-                save.mkdir(parents=True, exist_ok=True)
-                write_file(path, dumps_document(small), "failing trace")
+                if writer is not None:
+                    writer(path, dumps_document(small))
+                else:
+                    save.mkdir(parents=True, exist_ok=True)
+                    write_file(path, dumps_document(small), "failing trace")
                 result.shrunk = str(path)
             except OSError as error:  # OutputError included: a full disk, a folder gone
                 result.shrunk = f"(not saved: {error})"

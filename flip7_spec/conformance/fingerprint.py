@@ -174,7 +174,7 @@ def _contradictions(readings: Sequence[str], cases: Sequence[Case]) -> tuple[int
 
 def _cover(sets: list[set[str]], banned: set[str]) -> list[str]:
     """The fewest readings (greedy: the one in most sets first, ties by name) that meet every set, one value
-    per option, none of ``banned``."""
+    per option, none of ``banned``; each of them needed (it alone meets some set)."""
     chosen: list[str] = []
     options: set[str] = set()
     uncovered = list(sets)
@@ -189,6 +189,12 @@ def _cover(sets: list[set[str]], banned: set[str]) -> list[str]:
         if option is not None:
             options.add(option)
         uncovered = [c for c in uncovered if reading not in c]
+    # A reading taken early can end up needed by no set: those the later ones meet already (greedy alone
+    # leaves {A, B}, {A, C}, {B}, {C} with A, B and C). Drop such readings, the last taken kept first.
+    for reading in list(chosen):
+        rest = [r for r in chosen if r != reading]
+        if all(any(r in c for r in rest) for c in sets if reading in c):
+            chosen = rest
     return chosen
 
 
@@ -201,6 +207,7 @@ def fingerprints(results: Sequence[CaseResult], passed: Sequence[Case] = ()) -> 
     explained: dict[str, list[set[str]]] = {}
     support: dict[str, Counter[str]] = {}
     possible: dict[str, Counter[str]] = {}
+    unsure: dict[str, list[set[str]]] = {}
     for result in in_order(results):
         base = _base_of(result)
         if result.outcome != FAIL or base is None:
@@ -215,6 +222,20 @@ def fingerprints(results: Sequence[CaseResult], passed: Sequence[Case] = ()) -> 
                 support.setdefault(base, Counter()).update(candidates)
             else:
                 possible.setdefault(base, Counter()).update(candidates)
+                unsure.setdefault(base, []).append(candidates)
+    # A reading the engine is shown to play on one preset of a game, it plays on the game's other presets too:
+    # there, a cause only possible under it counts as confirmed (the check against that preset's passed cases
+    # still applies).
+    shown: dict[str, dict[str, set[str]]] = {}
+    for base, counts in support.items():
+        shown.setdefault(_game_of(base), {})[base] = set(counts)
+    for base, sets in unsure.items():
+        known = {r for other, readings in shown.get(_game_of(base), {}).items() if other != base for r in readings}
+        for candidates in sets:
+            backed = candidates & known
+            if backed:
+                explained.setdefault(base, []).append(backed)
+                support.setdefault(base, Counter()).update(backed)
     out: dict[str, Fingerprint] = {}
     for base, sets in sorted(explained.items()):
         mine = _spread([c for c in passed if (c.ruleset.base or c.ruleset.name) == base], CHECKED_CASES)
@@ -246,6 +267,14 @@ def fingerprints(results: Sequence[CaseResult], passed: Sequence[Case] = ()) -> 
                                               deviations=tuple(chosen), description=description),
                                 tuple(checked[r] for r in chosen), tuple(banned[r] for r in sorted(banned)))
     return out
+
+
+def _game_of(base: str) -> str:
+    """The game a base preset (or a ruleset named so) belongs to."""
+    try:
+        return preset(base).game
+    except Flip7Error:
+        return base
 
 
 def _option(reading: str) -> str | None:

@@ -179,7 +179,7 @@ class Follow:
             for key in sorted(keys):
                 aside = mask | {key}
                 matches = diagnoses(ruleset, self.header, self.reshuffles, self.choices, self.found, at,
-                                    self.masked(aside))
+                                    self.masked(aside), pairs=False)  # single readings only: cheap enough
                 if matches:
                     self.fields[at] = len(differences(self.masked(aside)(at, here_expected),
                                                       self.masked(aside)(at, self.found[at])))

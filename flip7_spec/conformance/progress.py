@@ -20,6 +20,7 @@ class Progress:
     def __init__(self, enabled: bool) -> None:
         self.enabled = enabled
         self.bar: tqdm[Never] | None = None
+        self.failed = 0
 
     def start(self, total: int) -> None:
         """Show the bar for about ``total`` cases."""
@@ -27,10 +28,16 @@ class Progress:
             from tqdm import tqdm  # imported only when shown: most runs in CI have no bar
 
             self.bar = tqdm(total=total, file=sys.stderr, dynamic_ncols=True, mininterval=0, miniters=1,
-                            bar_format="conform: cases {n}/~{total} {bar} {elapsed}<{remaining}", leave=False)
+                            bar_format="conform: cases {n}/~{total} {bar} {elapsed}<{remaining}, {rate_fmt}{postfix}",
+                            unit=" cases", leave=False)
 
-    def advance(self) -> None:
-        """One more case finished (the estimate grows when the count passes it)."""
+    def advance(self, failed: bool = False) -> None:
+        """One more case finished (the estimate grows when the count passes it); ``failed``: it failed or
+        errored (the bar counts them)."""
+        if failed:
+            self.failed += 1
+            if self.bar is not None:
+                self.bar.set_postfix_str(f"{self.failed} failed", refresh=False)
         if self.bar is not None:
             total = self.bar.total
             if total is not None and self.bar.n + 1 > total:

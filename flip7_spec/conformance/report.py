@@ -67,11 +67,20 @@ def describe(result: CaseResult) -> list[str]:
         return lines
     if result.outcome == ERRORED:
         lines = [f"ERROR {result.case_id} [{result.level}]: {result.message}"]
+        if result.step is not None or result.where is not None:
+            at = "the start" if result.step is None else f"step {result.step}"
+            decision = "" if result.decision is None else f" after {_short(result.decision)}"
+            lines.append(f"     at {at}{decision}")
+        if isinstance(result.extra.get("hand"), list):
+            busted = " (busted)" if result.extra.get("busted") else ""
+            lines.append(f"     scoring the hand {' '.join(map(str, result.extra['hand']))}{busted}")
         if result.raw:
             lines.append(f"     raw reply: {result.raw[:300]}")
         if result.stderr:
             tail = result.stderr.strip().splitlines()[-5:]
             lines.extend(f"     stderr: {line}" for line in tail)
+        if result.shrunk:
+            lines.append(f"     saved trace: {result.shrunk}")
         return lines
     return [f"SKIP {result.case_id} [{result.level}]: {result.message}"]
 

@@ -21,6 +21,7 @@ from flip7_spec.conformance.diagnosis import (
 )
 from flip7_spec.conformance.follow import Follow, Support, possibly
 from flip7_spec.conformance.legality import first_illegal_offer
+from flip7_spec.errors import ChanceError
 from flip7_spec.protocol import Level
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure, Skipped
 from flip7_spec.protocol.declared import sent_ruleset
@@ -210,18 +211,21 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool, sent: dict[str, An
     if isinstance(engine, ProcessEngine):
         found_all, stopped = engine.play(ruleset_json, header["players"], header["dealer"], header["deck"],
                                          reshuffles, decisions)
-        if not found_all and stopped is not None:
-            raise stopped  # the start itself failed or was skipped
     else:
-        found_all = [engine.start(ruleset_json, header["players"], header["dealer"], header["deck"], reshuffles)]
+        found_all = []
         try:
+            found_all.append(engine.start(ruleset_json, header["players"], header["dealer"], header["deck"],
+                                          reshuffles))
             for d in decisions:
                 found_all.append(engine.decide(d["choice"], d.get("player"), d.get("kind")))
         except Exception as error:  # compare what came before the failure first
             stopped = error
+    if not found_all and stopped is not None:
+        raise _located(stopped, 0)  # the start itself failed or was skipped
     if isinstance(stopped, Skipped):  # after a started game: the protocol allows skipped for start and score only
         stopped = EngineFailure(f"the engine replied skipped in the middle of a game, after {len(found_all) - 1} "
-                                f"decisions ({stopped}); skipped is an answer to start or score only")
+                                f"decisions ({stopped}); skipped is an answer to start or score only",
+                                stderr=stopped.stderr)
     judged = _Judged(case, reshuffles, decisions, found_all, indices, round_end, legal)
     legal_problem: CaseResult | None = None
     for position, (expected, found) in enumerate(zip(expected_all, found_all, strict=False)):
@@ -253,7 +257,8 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool, sent: dict[str, An
             if problems:
                 at = "the start" if step_index is None else f"step {step_index}"
                 raise EngineFailure(f"observation breaks the protocol at {at}: {problems[0]}",
-                                    raw=json.dumps(observed)[:2000])
+                                    raw=json.dumps(observed)[:2000], at=position,
+                                    in_sync=stopped is None or getattr(stopped, "in_sync", False))
             failure = _failure(case, case.level, trace, step, step_index, prefix, difference, expected, position)
             failure.extra.update(observations)
             failure.extra["differences"] = differences_json(prefix, compared_differences(expected, found))
@@ -270,7 +275,7 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool, sent: dict[str, An
         if legal_problem is None and is_reshuffle_problem(stopped):
             return [_reshuffle_failure(case, header, reshuffles, decisions, found_all, indices, round_end, stopped)]
         if legal_problem is None:
-            raise stopped
+            raise _located(stopped, len(found_all))
         # The engine offered other choices, then refused one the rules allow: a rules failure at both levels.
         refused = CaseResult(case.id, case.level, FAIL, f"the engine refused a legal choice: {stopped}",
                              step=legal_problem.step, where=legal_problem.where, expected=legal_problem.expected,
@@ -282,6 +287,17 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool, sent: dict[str, An
         results.extend(judged.results(legal_problem) or [CaseResult(case.id, Level.LEGAL, PASS,
                                                                     decisions=len(decisions), label=case.label)])
     return results
+
+
+def _located(error: Exception, at: int) -> Exception:
+    """The error that stopped a game at its request ``at`` (0 the start, k the k-th decision) as an
+    :class:`EngineFailure` that says so (an in-process engine's own exception by its type and message);
+    a :class:`Skipped` start as it is."""
+    if isinstance(error, Skipped):
+        return error
+    failure = error if isinstance(error, EngineFailure) else EngineFailure(f"{type(error).__name__}: {error}")
+    failure.at = at
+    return failure
 
 
 def _observations(expected: Any, found: Any, totals: bool) -> dict[str, Any]:
@@ -387,14 +403,22 @@ def _reshuffle_failure(case: Case, header: dict[str, Any], reshuffles: list[list
                        decisions: list[dict[str, Any]], found: list[Any], indices: list[int],
                        round_end: int | None, stopped: Exception) -> CaseResult:
     """The engine could not use the reshuffle orders it was given: it reshuffles at another moment, or other
-    cards, than the reference. A failure of the reshuffle clause (or of the reading it plays), not an error."""
+    cards, than the reference. A failure of the reshuffle clause (or of the reading it plays), not an error.
+    What the engine found is its structured ``errored.reshuffle`` when it sent one (the problem, its discard
+    pile), else its message."""
     step = len(found) - 1
     step_index = indices[step] if 0 <= step < len(indices) else None
     decision = decisions[step] if 0 <= step < len(decisions) else None
+    found_text: Any = str(stopped)[:500]
+    if isinstance(stopped, EngineFailure) and stopped.reshuffle is not None:
+        found_text = stopped.reshuffle.to_json()
+    elif isinstance(stopped, ChanceError) and stopped.reshuffle is not None:  # an in-process engine
+        found_text = dict(stopped.reshuffle)
     failure = CaseResult(case.id, case.level, FAIL, f"the engine cannot use the reshuffle orders: {stopped}",
                          step=step_index, where="$.reshuffles",
                          expected="the reshuffles the reference needs, at the moments it needs them",
-                         found=str(stopped)[:500], clause=definition_of(case.ruleset).clause_of(Role.RESHUFFLE),
+                         found=found_text,
+                         clause=definition_of(case.ruleset).clause_of(Role.RESHUFFLE),
                          decision=decision, label=case.label, decisions=len(found) - 1)
     diagnosis = diagnose_reshuffle(case.ruleset, header, reshuffles, [d["choice"] for d in decisions], found,
                                    _projection(round_end))
@@ -452,6 +476,31 @@ def none_of_the_readings(ruleset: Ruleset, clause: str) -> str | None:
     return None
 
 
+def _errored(engine: EngineAdapter, case: Case, failure: EngineFailure) -> CaseResult:
+    """An errored result: the engine's message, raw reply and stderr excerpt (up to the failing reply), and
+    where the error came. In a trace case, as for a failure, the step (its index in the trace's ``steps``)
+    and the decision of the request that failed, ``where`` naming that step (``$.start`` for the start).
+    A scoring case has no trace: it carries the hand, and the ruleset as sent, to ask the engine again."""
+    stderr = failure.stderr
+    if isinstance(engine, ProcessEngine) and failure.at is not None:
+        stderr = engine.stderr_through(failure.at)
+    result = CaseResult(case.id, case.level, ERRORED, str(failure), raw=failure.raw, stderr=stderr,
+                        label=case.label)
+    if case.trace is not None and failure.at is not None:
+        steps = case.trace["steps"]
+        indices = [i for i, step in enumerate(steps) if "decision" in step]
+        result.decisions = failure.at
+        if failure.at == 0:
+            result.where = json_path(["start"])
+        elif failure.at <= len(indices):
+            result.step = indices[failure.at - 1]
+            result.decision = steps[result.step]["decision"]
+            result.where = json_path(["steps", result.step])
+    elif case.level is Level.SCORING:
+        result.extra.update(hand=list(case.hand), busted=case.busted, ruleset=case.ruleset.for_engine().to_json())
+    return result
+
+
 def run_case(engine: EngineAdapter, case: Case, hello: dict[str, Any]) -> list[CaseResult]:
     """Run one case; never raises for anything the engine does (crash, hang, garbage, exception)."""
     started = time.perf_counter()
@@ -469,13 +518,12 @@ def run_case(engine: EngineAdapter, case: Case, hello: dict[str, Any]) -> list[C
             results = [CaseResult(case.id, case.level, SKIPPED, str(skipped), label=case.label,
                                   skipped_by=BY_ENGINE)]
         except EngineFailure as failure:
-            engine.restart()
-            results = [CaseResult(case.id, case.level, ERRORED, str(failure), raw=failure.raw,
-                                  stderr=failure.stderr, label=case.label)]
+            results = [_errored(engine, case, failure)]
+            if not failure.in_sync:  # a crash, a timeout, garbage: the engine's state is unknown
+                engine.restart()
         except Exception as error:  # an in-process engine's own exception
             engine.restart()
-            results = [CaseResult(case.id, case.level, ERRORED, f"{type(error).__name__}: {error}",
-                                  label=case.label)]
+            results = [_errored(engine, case, EngineFailure(f"{type(error).__name__}: {error}"))]
     elapsed = time.perf_counter() - started
     for result in results:
         result.seconds = round(elapsed, 4)

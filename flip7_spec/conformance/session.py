@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from fnmatch import fnmatchcase
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from flip7_spec.conformance import PASS, SKIPPED
 from flip7_spec.conformance.background import in_background
+from flip7_spec.conformance.campaign import Campaign
 from flip7_spec.conformance.cases import (
     Case,
     default_rulesets,
@@ -66,6 +69,9 @@ class Corpus:
     budget, :data:`~flip7_spec.conformance.steer.RUN_BUDGET` candidates split among its rulesets."""
     decks: bool = True
     """Whether the engine takes custom decks (aimed games may then play small decks)."""
+    only: tuple[str, ...] = ()
+    """Shell-style patterns of case ids (``fixture:flip7/tie-*``): when given, only the cases whose id matches
+    one of them run (``conform --only``)."""
     coverage: Coverage = field(default_factory=Coverage, compare=False)
     """The clause coverage of the cases yielded so far, by corpus part (filled by :meth:`cases`)."""
     _fixture_cases: list[Case] | None = field(default=None, init=False, repr=False, compare=False)
@@ -91,12 +97,24 @@ class Corpus:
     def ruleset_list(self) -> Sequence[Ruleset]:
         return self.rulesets if self.rulesets is not None else default_rulesets()
 
+    def wanted(self, case: Case) -> bool:
+        """Whether ``case`` is one of those :attr:`only` asks for (every case when it is empty)."""
+        return not self.only or any(fnmatchcase(case.id, pattern) for pattern in self.only)
+
+    def generates(self) -> bool:
+        """Whether generated games may be wanted: some, unless every :attr:`only` pattern names another part
+        (a generated case's id starts with ``round:`` or ``game:``)."""
+        if not self.only:
+            return True
+        heads = [re.split(r"[*?\[]", pattern, maxsplit=1)[0] for pattern in self.only]
+        return any(part.startswith(head) or head.startswith(part) for head in heads for part in ("round:", "game:"))
+
     def fixture_list(self) -> list[Case]:
         """The fixture cases (read once)."""
         if self._fixture_cases is None:
             found = fixture_cases(self.fixtures) if self.fixtures is not None and self.fixtures.is_dir() else []
             found = fingerprint_cases(found, self.ruleset_list)  # a fingerprint's reference deviates
-            self._fixture_cases = [case for case in found if case.level in self.levels]
+            self._fixture_cases = [case for case in found if case.level in self.levels and self.wanted(case)]
         return self._fixture_cases
 
     def trace_list(self) -> list[Case]:
@@ -104,7 +122,7 @@ class Corpus:
         out: list[Case] = []
         for path in self.traces:
             out.extend(case for case in trace_file_cases(path, str(path), prefix="trace")
-                       if case.level in self.levels)
+                       if case.level in self.levels and self.wanted(case))
         return out
 
     def cases(self) -> Iterator[Case]:
@@ -114,7 +132,7 @@ class Corpus:
         rulesets = self.ruleset_list
         self.coverage.own = frozenset(r.name for r in rulesets)
         generated: Iterator[Case] = iter(())
-        if rulesets:
+        if rulesets and self.generates():
             def make() -> Iterator[Case]:
                 return generated_and_aimed(rulesets, self.players, self.games, self.seed, self.variants,
                                            self.min_coverage, self.candidates_per_ruleset(), self.decks,
@@ -129,8 +147,9 @@ class Corpus:
         if self.scoring and "scoring" in self.levels:
             for ruleset in self.ruleset_list:
                 for case in (scoring_cases(ruleset, fresh=True) if self.fresh_hands else scoring_cases(ruleset)):
-                    self.coverage.add_case(case, "scoring")
-                    yield case
+                    if self.wanted(case):
+                        self.coverage.add_case(case, "scoring")
+                        yield case
         for case in self.trace_list():
             self.coverage.add_case(case, "trace")
             yield case
@@ -138,14 +157,26 @@ class Corpus:
             self.coverage.add_case(case, "fixture")
             yield case
         for case in generated:
-            self.coverage.add_case(case, "generated")
-            yield case
+            if self.wanted(case):
+                self.coverage.add_case(case, "generated")
+                yield case
 
     def size(self) -> int:
         """An estimate of the number of cases, for the progress bar."""
-        generated = self.games * len({"round", "game"} & self.levels) if self.ruleset_list else 0
+        generated = self.games * len({"round", "game"} & self.levels) if self.generates() else 0
+        generated = generated if self.ruleset_list else 0
         scoring = 14 * len(self.ruleset_list) if self.scoring and "scoring" in self.levels else 0
         return generated + len(self.fixture_list()) + len(self.traces) + scoring
+
+
+class CasePool(Protocol):
+    """Runs the cases somewhere else than the command's process (:class:`~.cluster.ClusterPool`): checks the
+    engine where it runs and returns its handshake, then runs cases, delivering outcomes in case order."""
+
+    def hello(self) -> dict[str, Any]: ...
+
+    def run(self, cases: Iterator[Case], deliver: Callable[[Outcome], None],
+            finished: Callable[[Case, Outcome], None] | None = None) -> None: ...
 
 
 KEPT_PASSED = 2_000
@@ -155,17 +186,32 @@ KEPT_PASSED = 2_000
 def run(spec: EngineSpec, corpus: Corpus, workers: int = 1, save: Path | None = None,
         on_outcome: Callable[[Outcome], None] | None = None,
         on_start: Callable[[dict[str, Any], Corpus], None] | None = None,
-        passed: list[Case] | None = None) -> tuple[dict[str, Any], list[CaseResult], int]:
+        passed: list[Case] | None = None, pool: CasePool | None = None,
+        campaign: Campaign | None = None, isolated: bool = False) -> tuple[dict[str, Any], list[CaseResult], int]:
     """Run the corpus against the engine. Returns the handshake, every result, and the decisions made.
 
     After the handshake the corpus is settled for the engine (:meth:`Corpus.for_engine`) and handed to
     ``on_start``. Results arrive through ``on_outcome`` as cases finish, so an interrupted run still has them.
     With several ``workers``, each runs its own engine (see :mod:`.workers`). ``passed``, when given, receives
     the cases that passed (those of the :data:`KEPT_PASSED` smallest ids, in id order), against which a
-    fingerprint is checked.
+    fingerprint is checked. ``isolated`` runs the cases in a worker process even with one worker (the command
+    line does so for an in-process engine: one that ends or crashes its process then errors a case, instead
+    of ending the run).
+
+    With a ``pool``, the cases run there (a cluster) and its handshake is the run's. With a ``campaign``,
+    each finished case is recorded as it finishes and the cases it recorded before are not run again: their
+    recorded outcomes arrive in their place (see :mod:`.campaign`).
     """
-    engine, hello = handshake(spec)
-    corpus = replace(corpus.for_engine(hello), background=workers <= 1)
+    engine, hello = handshake(spec) if pool is None else (None, pool.hello())
+    if campaign is not None:
+        try:
+            campaign.begin(hello)
+        except BaseException:
+            if engine is not None:
+                engine.close()
+            raise
+    pooled = workers > 1 or isolated
+    corpus = replace(corpus.for_engine(hello), background=not pooled and pool is None)
     results: list[CaseResult] = []
     decisions = 0
 
@@ -191,15 +237,31 @@ def run(spec: EngineSpec, corpus: Corpus, workers: int = 1, save: Path | None = 
         if on_outcome is not None:
             on_outcome(outcome)
 
+    def inline(cases: Iterator[Case], deliver: Callable[[Outcome], None],
+               finished: Callable[[Case, Outcome], None] | None = None) -> None:
+        assert engine is not None
+        for case in cases:
+            outcome = finish(engine, hello, case, save, spec)
+            if finished is not None:
+                finished(case, outcome)
+            deliver(outcome)
+
     try:
         if on_start is not None:
             on_start(hello, corpus)
-        if workers <= 1:
-            for case in remembered(corpus.cases()):
-                collect(finish(engine, hello, case, save, spec))
-        else:
+        runner: Callable[[Iterator[Case], Callable[[Outcome], None], Callable[[Case, Outcome], None] | None],
+                         None] = inline
+        if pool is not None:
+            runner = pool.run
+        elif pooled:
+            assert engine is not None
             engine.close()
-            WorkerPool(spec, workers, save).run(remembered(corpus.cases()), collect)
+            runner = WorkerPool(spec, max(workers, 1), save).run
+        if campaign is not None:
+            campaign.run(runner, remembered(corpus.cases()), collect)
+        else:
+            runner(remembered(corpus.cases()), collect, None)
     finally:
-        engine.close()
+        if engine is not None:
+            engine.close()
     return hello, results, decisions

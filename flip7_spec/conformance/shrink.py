@@ -5,16 +5,22 @@ failing step (a partial trace), then, when the failure is inside round r > 1 and
 rebuild round r as the first round of a fresh game (its cards on top of the deck, the same Dealer and
 decisions, totals at zero). Every candidate is recorded on the reference, so the saved trace is a valid
 trace that ``flip7-spec replay`` accepts and the engine's own tests can load.
+
+An errored case shrinks the same way, each pass kept only if the engine errors again at the candidate's
+step of the same decision with the same message (its numbers aside: a ``seq`` or a decision count may
+differ). A case the engine did not answer in time is not shrunk (each try would cost a timeout).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
-from flip7_spec.conformance import FAIL
+from flip7_spec.conformance import ERRORED, FAIL
 from flip7_spec.conformance.cases import Case
 from flip7_spec.conformance.runner import CaseResult
+from flip7_spec.protocol.process import NO_REPLY
 from flip7_spec.trace.record import record_choices, trace_choices, trace_reshuffles
 
 Check = Callable[[Case], list[CaseResult]]
@@ -62,16 +68,43 @@ def _isolate_round(case: Case, trace: dict[str, Any], step: int) -> dict[str, An
         return None
 
 
+def shrinkable(result: CaseResult) -> bool:
+    """Whether :func:`shrink` may run ``result``'s case again: a failure, or an error whose place is known
+    and to which the engine replied (each try at a request it never answered would cost a timeout)."""
+    if result.outcome != ERRORED:
+        return True
+    return result.where is not None and not result.message.startswith(NO_REPLY)
+
+
+def _gist(message: str) -> str:
+    """An error message with its numbers blanked (a ``seq``, a decision count)."""
+    return re.sub(r"\d+", "#", message)
+
+
+def _alike(found: CaseResult, result: CaseResult, trace: dict[str, Any]) -> bool:
+    """Whether ``found`` (a result on the candidate ``trace``) is ``result`` again: a failure with the same
+    clause, or an error with the same message at the same place: the start, or else the candidate's last
+    decision (the cut keeps the failing one last)."""
+    if found.level != result.level or found.outcome != result.outcome:
+        return False
+    if result.outcome == FAIL:
+        return found.clause == result.clause
+    if result.step is None:
+        at_same_place = found.step is None and found.where == result.where
+    else:
+        at_same_place = found.step == max(i for i, s in enumerate(trace["steps"]) if "decision" in s)
+    return at_same_place and _gist(found.message) == _gist(result.message)
+
+
 def shrink(case: Case, result: CaseResult, check: Check) -> dict[str, Any]:
-    """A small trace on which ``check`` still fails at ``result.level`` with ``result.clause`` (the case's own
-    trace at worst)."""
+    """A small trace on which ``check`` still fails at ``result.level`` with ``result.clause``, or errors
+    again as ``result`` did (the case's own trace at worst)."""
     assert case.trace is not None
     best = case.trace
 
     def still_fails(trace: dict[str, Any]) -> bool:
         candidate = Case(case.id + " (shrunk)", case.level, case.ruleset, trace=trace)
-        return any(r.outcome == FAIL and r.level == result.level and r.clause == result.clause
-                   for r in check(candidate))
+        return any(_alike(r, result, trace) for r in check(candidate))
 
     cut = _cut(best, result.step)
     if still_fails(cut):
@@ -82,7 +115,9 @@ def shrink(case: Case, result: CaseResult, check: Check) -> dict[str, Any]:
             best = isolated
     # Re-record so the saved trace is exactly what the reference says for these choices.
     header = best["header"]
+    what = f"{result.where} [clause {result.clause}]" if result.outcome == FAIL else \
+        f"the engine errored at {result.where or 'an unknown step'}: {result.message[:200]}"
     return record_choices(case.ruleset, header["players"], header["dealer"], header["deck"], trace_choices(best),
                           reshuffles=trace_reshuffles(best), generator="flip7-spec conform (shrunk)",
-                          description=f"shrunk from {case.id}: {result.where} [clause {result.clause}]",
+                          description=f"shrunk from {case.id}: {what}",
                           clauses=[result.clause] if result.clause else None)

@@ -45,7 +45,9 @@ def unchecked_lines(results: Sequence[CaseResult], asked: Sequence[str]) -> list
     if not cases:
         return ["unchecked: the corpus held no case for what the engine declares; nothing was checked"]
     if ran_count(results) == 0:
-        reason, count = Counter(r.message for r in cases).most_common(1)[0]
+        counts = Counter(r.message for r in cases)
+        reason = min(counts, key=lambda text: (-counts[text], text))
+        count = counts[reason]
         return [f"unchecked: every one of the {len(cases)} cases was skipped, so nothing was checked "
                 f"({count} because {reason})"]
     lines = []

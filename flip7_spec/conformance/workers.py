@@ -107,8 +107,10 @@ class WorkerPool:
         self.workers.append(worker)
         return worker
 
-    def run(self, cases: Iterator[Case], deliver: Callable[[Outcome], None]) -> None:
-        """Run every case of ``cases`` and pass each outcome to ``deliver`` in the order of the cases.
+    def run(self, cases: Iterator[Case], deliver: Callable[[Outcome], None],
+            finished: Callable[[Case, Outcome], None] | None = None) -> None:
+        """Run every case of ``cases`` and pass each outcome to ``deliver`` in the order of the cases;
+        ``finished``, when given, is told of each case as soon as it finishes, in any order.
 
         Workers are started as the cases need them, up to ``count``: a run of two cases starts at most
         two engines, whatever ``--workers`` says.
@@ -152,6 +154,8 @@ class WorkerPool:
                         worker.ready = True
                     else:
                         index, outcome = payload
+                        if finished is not None and worker.case is not None:
+                            finished(worker.case, outcome)
                         worker.busy, worker.case = None, None
                         waiting[index] = outcome
                 while next_index in waiting:

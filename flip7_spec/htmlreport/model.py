@@ -8,10 +8,11 @@ result field               used for
 =========================  ============================================================================
 ``case_id`` ``level``      the failure's title
 ``outcome``                ``fail`` or ``errored`` (``pass`` and ``skipped`` results are only counted)
-``step``                   index into the trace's ``steps`` of the divergence (absent: the start)
-``where`` ``expected``     the first differing JSON path and both values
-``found`` ``clause``
-``decision``               the decision that led to the divergence
+``step``                   index into the trace's ``steps`` of the divergence, or of the decision an errored
+                           case failed at (absent: the start, or for an error a place not known)
+``where`` ``expected``     the first differing JSON path and both values (an errored case: ``where`` is the
+``found`` ``clause``       step, ``$.steps[12]``, or ``$.start``)
+``decision``               the decision that led to the divergence, or that the engine errored at
 ``differences``            every differing field, as the runner's comparison lists them:
                            ``[{where, expected, found}]`` (``where`` a JSON path or a list of parts; ``path``
                            is read too); when absent, that comparison is made on the two observations
@@ -20,10 +21,10 @@ result field               used for
 ``compared``               ``"totals"``: only the players' totals were compared at that step
 ``diagnosis``              ``{text (or reading), clause, confidence}`` or a string: why the engine differs
 ``cause``                  the group the failure belongs to (a string, or an object with ``name``)
-``hand`` ``busted``        a scoring case's hand
-``shrunk``                 the saved shrunk trace (a saved failure)
+``hand`` ``busted``        a scoring case's hand (failed or errored)
+``shrunk``                 the saved shrunk trace (a saved failure or errored case)
 ``message`` ``label``      what failed, what the case catches
-``raw`` ``stderr``         an errored case's reply and the engine's stderr
+``raw`` ``stderr``         an errored case's reply and the engine's stderr up to that reply
 =========================  ============================================================================
 
 The report's own fields: ``engine``, ``hello``, ``seed``, ``games``, ``seconds``, ``decisions``,
@@ -259,7 +260,7 @@ def _failure(record: Mapping[str, Any], traces: Mapping[str, dict[str, Any]],
              saved: Mapping[str, dict[str, Any]]) -> FailureInput:
     case_id = str(record.get("case_id"))
     shrunk = saved.get(str(record.get("shrunk")))
-    if shrunk is not None:
+    if shrunk is not None and record.get("outcome", FAIL) == FAIL:  # an error is shown where the case met it
         again = saved_failure(shrunk)
         if again is not None and again.level == record.get("level"):
             again.case_id, again.shrunk = case_id, str(record.get("shrunk"))

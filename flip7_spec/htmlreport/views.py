@@ -12,7 +12,7 @@ from flip7_spec.htmlreport.cards import CardFace, face
 from flip7_spec.htmlreport.differences import Path
 from flip7_spec.htmlreport.failures import DEFAULT_LIMITS, FailureView, Limits, failure_view, select_full, step_words
 from flip7_spec.htmlreport.model import Diagnosis, FailureInput, ReportInput, saved_failure
-from flip7_spec.htmlreport.steps import RoundView, rounds, seat_namer
+from flip7_spec.htmlreport.steps import RoundView, decision_text, rounds, seat_namer
 from flip7_spec.htmlreport.tables import value_text
 
 
@@ -68,7 +68,8 @@ class CountRow:
 
 @dataclass(frozen=True, slots=True)
 class ErrorView:
-    """One errored case: what went wrong, the raw reply and the tail of the engine's stderr."""
+    """One errored case: what went wrong, where (the step and its decision, or the hand of a scoring case),
+    the raw reply, the engine's stderr up to that reply (its last lines), and the saved trace."""
 
     number: int
     anchor: str
@@ -77,6 +78,30 @@ class ErrorView:
     message: str
     raw: str | None
     stderr: list[str]
+    at: str = ""
+    """``step 12: seat 2 stays``, ``the start``, or empty when the report does not say."""
+    label: str = ""
+    shrunk: str | None = None
+    hand: list[CardFace] | None = None
+    busted: bool = False
+
+
+STDERR_SHOWN = 12
+"""The last lines of an errored case's stderr excerpt the page shows (the JSON report has the excerpt whole)."""
+
+
+def error_view(failure: FailureInput, number: int) -> ErrorView:
+    """One errored case as the page draws it."""
+    at = ""
+    if failure.step is not None:
+        seat = seat_namer(failure.trace.get("header") if failure.trace else None)
+        decision = f": {decision_text(failure.decision, None, seat)}" if failure.decision else ""
+        at = f"{step_words(failure.step)}{decision}"
+    elif failure.where == "$.start":
+        at = "the start"
+    return ErrorView(number, f"e{number}", failure.case_id, failure.level, failure.message, failure.raw,
+                     failure.stderr.strip().splitlines()[-STDERR_SHOWN:], at, failure.label, failure.shrunk,
+                     [face(c) for c in failure.hand] if failure.hand is not None else None, failure.busted)
 
 
 @dataclass(slots=True)
@@ -117,6 +142,7 @@ class TracePage:
     rounds: list[RoundView]
     ending: str
     failure: FailureView | None = None
+    error: ErrorView | None = None
 
 
 def _count_rows(cases: Sequence[tuple[str, str, str]]) -> list[CountRow]:
@@ -239,8 +265,7 @@ def report_page(report: ReportInput, limits: Limits = DEFAULT_LIMITS) -> ReportP
     else:
         verdict = (f"{total.counts[FAIL]} failed and {total.counts[ERRORED]} errored of {total.total} results "
                    f"({total.counts[PASS]} passed, {total.counts[SKIPPED]} skipped).")
-    errors = [ErrorView(n, f"e{n}", f.case_id, f.level, f.message, f.raw, f.stderr.strip().splitlines()[-8:])
-              for n, f in enumerate(errored, start=1)]
+    errors = [error_view(f, n) for n, f in enumerate(errored, start=1)]
     return ReportPage(
         title=f"Conformance of {report.engine}", engine=report.engine, facts=_facts(report), verdict=verdict,
         passed=passed, levels=levels, total=total, causes=_causes(failed, anchors), coverage=_count_rows(report.cases),
@@ -265,8 +290,15 @@ def trace_page(trace: dict[str, Any], source: str, limits: Limits = DEFAULT_LIMI
     seat = seat_namer(header)
     failure = saved_failure(trace)
     view = None
+    error = None
     marks = None
-    if failure is not None:
+    if failure is not None and failure.outcome == ERRORED:
+        error = error_view(failure, 1)
+        errored_at = failure.step if failure.step is not None or failure.where == "$.start" else -1
+
+        def marks(entry: Any) -> tuple[Sequence[Path], str]:
+            return ((), "errored") if entry.index == errored_at and entry.reshuffle is None else ((), "")
+    elif failure is not None:
         view = failure_view(failure, 1, limits, with_window=False)  # the whole trace follows
         differing = [d.path for d in failure.differences]
 
@@ -301,9 +333,9 @@ def trace_page(trace: dict[str, Any], source: str, limits: Limits = DEFAULT_LIMI
                  f"{', '.join(seat(w) for w in winners)}; totals {totals}."
     else:
         ending = "The trace ends here: a partial game (no footer)."
-    title = "Saved failure" if failure is not None else "Trace"
+    title = "Saved error" if error is not None else "Saved failure" if failure is not None else "Trace"
     return TracePage(f"{title}: {source}", header.get("description"), facts, [face(c) for c in deck[:24]],
-                     max(0, len(deck) - 24), drawn, ending, view)
+                     max(0, len(deck) - 24), drawn, ending, view, error)
 
 
 __all__ = ["ReportPage", "TracePage", "report_page", "trace_page"]

@@ -2,6 +2,7 @@
 
 - :mod:`.adapter`: the engine interface the conformance runner talks to, and the reference behind it
 - :mod:`.schema`: validating messages against the shipped JSON Schema
+- :mod:`.declared`: what an engine is sent, given what its handshake declares (only the options it declares)
 - :mod:`.process`: an engine in a child process, spoken to over stdin/stdout with timeouts
 - :mod:`.server`: the line loop that puts any adapter (the reference by default) behind the protocol
 

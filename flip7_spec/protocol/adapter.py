@@ -16,25 +16,41 @@ from flip7_spec.errors import Flip7Error
 from flip7_spec.machine import Game
 from flip7_spec.play import new_game, round_score
 from flip7_spec.protocol import LEVELS, PROTOCOL_VERSION
+from flip7_spec.protocol.schema import ReshuffleProblem
 from flip7_spec.rulesets import all_options, preset_names, ruleset_from_json
 
 Observation = dict[str, Any]
 
 
 class Skipped(Flip7Error):
-    """The engine does not support what was asked (reported as *skipped*)."""
+    """The engine does not support what was asked (reported as *skipped*). ``stderr`` is what a process
+    engine wrote to stderr up to that reply (a ``skipped`` reply in the middle of a game ends it as errored)."""
+
+    def __init__(self, reason: str, stderr: str = "") -> None:
+        super().__init__(reason)
+        self.stderr = stderr
 
 
 class EngineFailure(Flip7Error):
     """The engine failed: an error reply, a crash, a timeout, a reply that breaks the protocol.
 
-    ``raw`` is the offending line when there is one, ``stderr`` the tail of the engine's stderr.
+    ``raw`` is the offending line when there is one, ``stderr`` the tail of what the engine wrote to stderr
+    up to the failing reply. ``at`` says which request of a game failed, when the runner knows it: 0 the
+    ``start``, k the k-th decision. ``reshuffle`` is the reshuffle problem of an ``errored`` reply
+    (docs/protocol.md: ``errored.reshuffle``), when the engine sent one. ``in_sync`` says that the engine is
+    still in a known state after the failure (it answered the failing request with a well-formed reply, and
+    every request sent after it has been answered too): its next ``start`` begins a new game, so it need not
+    be restarted.
     """
 
-    def __init__(self, message: str, raw: str | None = None, stderr: str = "") -> None:
+    def __init__(self, message: str, raw: str | None = None, stderr: str = "", at: int | None = None,
+                 reshuffle: ReshuffleProblem | None = None, in_sync: bool = False) -> None:
         super().__init__(message)
         self.raw = raw
         self.stderr = stderr
+        self.at = at
+        self.reshuffle = reshuffle
+        self.in_sync = in_sync
 
 
 class EngineAdapter(ABC):

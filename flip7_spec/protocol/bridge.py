@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from flip7_spec.errors import ChanceError
 from flip7_spec.protocol.adapter import EngineFailure
 
 
@@ -147,5 +148,7 @@ class CallbackBridge:
             self._turn.wait()
         if self._error is not None:
             error, self._error = self._error, None
+            if isinstance(error, ChanceError):  # kept as such: the protocol side reports the reshuffle problem
+                raise ChanceError(f"the engine's loop raised ChanceError: {error}", error.reshuffle) from error
             raise EngineFailure(f"the engine's loop raised {type(error).__name__}: {error}") from error
         return self._pending

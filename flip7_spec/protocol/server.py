@@ -33,6 +33,8 @@ def handle(adapter: EngineAdapter, request: Any) -> tuple[dict[str, Any], bool]:
     seq = request.get("seq") if isinstance(request, dict) else None
     seq = seq if isinstance(seq, int) and not isinstance(seq, bool) else None
     cmd = request.get("cmd") if isinstance(request, dict) else None
+    if not isinstance(cmd, str):  # an object or a list is no command (and could not be looked up)
+        cmd = None
     if seq is None or cmd not in _REQUIRED or any(key not in request for key in _REQUIRED[cmd]):
         # The cheap check failed: let the schema say exactly what is wrong.
         problems = request_errors(request) or ["$.cmd: unknown command"]
@@ -57,7 +59,10 @@ def handle(adapter: EngineAdapter, request: Any) -> tuple[dict[str, Any], bool]:
     except Skipped as skipped:
         return {"seq": seq, "skipped": {"reason": str(skipped)}}, False
     except ChanceError as error:  # the orders do not fit this engine's reshuffles: say so as the protocol asks
-        return {"seq": seq, "errored": {"message": f"reshuffle: {error}"}}, False
+        errored: dict[str, Any] = {"message": f"reshuffle: {error}"}
+        if error.reshuffle is not None:
+            errored["reshuffle"] = error.reshuffle
+        return {"seq": seq, "errored": errored}, False
     except Flip7Error as error:
         return {"seq": seq, "errored": {"message": str(error)}}, False
     except Exception as error:  # an engine bug must become a reply, not a dead process

@@ -16,11 +16,19 @@
       TestMyEngine = differential_machine("node my_engine.js").TestCase
 
   A failing run is also written as a trace file (:mod:`.failures` says where), so a failure found once stays
-  found without the Hypothesis example database.
-- :mod:`.profiles`: the Hypothesis profiles ``ci`` and ``deep`` (:func:`register_profiles`, :func:`load_profile`).
+  found without the Hypothesis example database; the failure's message leads with the command that runs that
+  file again and conform's diagnosis of it.
+- :mod:`.profiles`: the Hypothesis profiles ``ci`` and ``deep`` (:func:`register_profiles`, :func:`load_profile`),
+  the profile a differential machine runs (:func:`machine_profile`, :func:`machine_settings`: ``ci`` unless told
+  otherwise) and the time it may spend shrinking a failure (:func:`shrink_budget`).
 """
 
-from flip7_spec.testing.differential import DifferentialMachine, differential_machine, supported_rulesets
+from flip7_spec.testing.differential import (
+    DifferentialMachine,
+    ShrinkBudgetSpent,
+    differential_machine,
+    supported_rulesets,
+)
 from flip7_spec.testing.failures import (
     DEFAULT_FAILURES_DIR,
     FAILURES_ENV,
@@ -42,17 +50,29 @@ from flip7_spec.testing.invariants import (
     totals_may_fall,
     walk,
 )
-from flip7_spec.testing.profiles import PROFILE_ENV, load_profile, register_profiles
+from flip7_spec.testing.profiles import (
+    DEFAULT_SHRINK_SECONDS,
+    PROFILE_ENV,
+    SHRINK_ENV,
+    load_profile,
+    machine_profile,
+    machine_settings,
+    register_profiles,
+    shrink_budget,
+)
 from flip7_spec.testing.reference import ReferenceMachine
 
 __all__ = [
     "DEFAULT_FAILURES_DIR",
+    "DEFAULT_SHRINK_SECONDS",
     "FAILURES_ENV",
     "PROFILE_ENV",
     "SEAT_KINDS",
+    "SHRINK_ENV",
     "DifferentialMachine",
     "EngineDivergence",
     "ReferenceMachine",
+    "ShrinkBudgetSpent",
     "Step",
     "cards_in_game",
     "check_canonical",
@@ -64,8 +84,11 @@ __all__ = [
     "failures_dir_for",
     "fingerprint",
     "load_profile",
+    "machine_profile",
+    "machine_settings",
     "register_profiles",
     "regressions_dir",
+    "shrink_budget",
     "sorted_reshuffle",
     "supported_rulesets",
     "totals_may_fall",

@@ -7,18 +7,23 @@ import atexit
 import hashlib
 import json
 import re
-from collections.abc import Sequence
+import shlex
+import time
+import unittest
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, ClassVar, NoReturn
+from typing import Any, ClassVar, NoReturn, cast
 
-from hypothesis import reject
+from hypothesis import reject, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
+from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule, run_state_machine_as_test
 
 from flip7_spec.cards import Card, card
 from flip7_spec.clauses import CLAUSES
-from flip7_spec.conformance.cases import Case
-from flip7_spec.conformance.runner import strip_options, support_problem, totals_only
+from flip7_spec.conformance import ERRORED, FAIL
+from flip7_spec.conformance.cases import Case, trace_file_cases
+from flip7_spec.conformance.report import describe
+from flip7_spec.conformance.runner import run_case, strip_options, support_problem, totals_only
 from flip7_spec.events import Choice, Event
 from flip7_spec.machine import Game
 from flip7_spec.play import make_game
@@ -43,10 +48,25 @@ from flip7_spec.strategies import (
 )
 from flip7_spec.testing.failures import DEFAULT_FAILURES_DIR, EngineDivergence, failures_dir_for
 from flip7_spec.testing.invariants import check_conservation, check_consistency
+from flip7_spec.testing.profiles import machine_settings, shrink_budget
 from flip7_spec.testing.reference import option_index
 from flip7_spec.trace.canonical import dumps_line
 from flip7_spec.trace.compare import blame, step_difference
 from flip7_spec.trace.record import record_choices
+
+# Typed here: older Hypothesis releases the package supports ship it without annotations.
+run_machine = cast(Callable[..., None], run_state_machine_as_test)
+
+
+class ShrinkBudgetSpent(KeyboardInterrupt):
+    """Stops Hypothesis's search once a differential machine's shrink budget is spent. It is a
+    ``KeyboardInterrupt`` because that is the one way to stop Hypothesis that it lets through at once, without
+    taking it for a failure of the run or replaying it: the user stopping the search. Only the machine's
+    ``TestCase`` raises it, and turns it at once into the last failure seen
+    (:meth:`DifferentialMachine.report_last_failure`); so does :meth:`DifferentialMachine.run_as_test`."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"shrinking stopped after its budget of {seconds:g} s")
 
 
 def _in_final_run() -> bool:
@@ -114,10 +134,18 @@ class DifferentialMachine(RuleBasedStateMachine):
     again with the longer list of orders and every decision is fed again (the protocol gives reshuffle
     orders up front). Observations are compared whole, ``pending.options`` included when the engine declares
     the ``legal`` level; an engine without the ``game`` level is compared on its first round only.
+
+    Shrinking is bounded by time. Each run against an engine replays a whole game through it, so shrinking a
+    long game can take minutes, until Hypothesis gives up on its own after five and asks for a bug report.
+    Here, ``shrink_seconds`` after the first failure, the next run Hypothesis starts stops the search
+    (:class:`ShrinkBudgetSpent`), and the machine's ``TestCase`` reports the last failing run seen, which is
+    the smallest Hypothesis had found (it only moves to smaller ones), as a trace file like any other failure.
     """
 
     engine_spec: ClassVar[str | EngineAdapter | None] = None
     failures: ClassVar[Path] = Path(DEFAULT_FAILURES_DIR)
+    shrink_seconds: ClassVar[float] = 30.0
+    _settings: ClassVar[settings | None] = None
     _shared: ClassVar[dict[str, Any]] = {}
 
     # ---- the engine, shared by every run of this machine class ----
@@ -279,22 +307,52 @@ class DifferentialMachine(RuleBasedStateMachine):
                    step=step, where=where, expected=difference.expected, found=difference.found, clause=clause)
 
     def _fail(self, message: str, *, step: int | None = None, recorded: int | None = None, where: str | None = None,
-              expected: Any = None, found: Any = None, clause: str | None = None) -> NoReturn:
+              expected: Any = None, found: Any = None, clause: str | None = None, note: str | None = None) -> NoReturn:
         """Write the failing run as a trace (in Hypothesis's final replay, or outside Hypothesis) and raise
-        :class:`EngineDivergence` naming the file."""
+        :class:`EngineDivergence` naming the file. The final message leads with the command that runs the
+        saved trace again and what conform's diagnosis says of it, then the divergence itself."""
         path = None
-        if _in_final_run() and self.setup is not None:
+        final = _in_final_run()
+        if final:
+            self.new_test_run()  # the test run ends with this replay: the next one shrinks afresh
+        else:
+            self._shared.setdefault("first_failure", time.monotonic())
+            choices = self.choices[:recorded] if recorded is not None else self.choices
+            self._shared["last_failure"] = {
+                "setup": self.setup, "choices": list(choices), "orders": [list(o) for o in self.orders],
+                "message": message, "where": {"step": step, "where": where, "expected": expected, "found": found,
+                                              "clause": clause}}
+        if final and self.setup is not None:
             path = self._write_trace(message, self.choices[:recorded] if recorded is not None else self.choices,
                                      clause)
         if path is not None:
-            message += f"\nThe failing run is saved as a trace: {path}"
+            lead = []
             if self.engine_spec is None:
-                message += f"\nReplay it with: flip7-spec replay {path}"
+                lead.append(f"Replay it with: flip7-spec replay {path}")
             elif isinstance(self.engine_spec, str):
-                message += (f"\nRun it again with: flip7-spec conform --engine {json.dumps(self.engine_spec)} "
-                            f"--fixtures {path.parent} --games 0 --no-scoring")
+                lead.append(f"Run it again with: flip7-spec conform --engine {shlex.quote(self.engine_spec)} "
+                            f"--trace {shlex.quote(str(path))}")
+            lead.extend(self._diagnosis(path))
+            tail = [note] if note else []
+            message = "\n".join([*lead, message, f"The failing run is saved as a trace: {path}", *tail])
         raise EngineDivergence(message, trace_path=path, step=step, where=where, expected=expected, found=found,
                                clause=clause)
+
+    def _diagnosis(self, path: Path) -> list[str]:
+        """What ``flip7-spec conform --trace PATH`` says of the saved run: the engine runs it as conform runs
+        it, and the failure comes with its diagnosis (the reading the engine plays, when a known one
+        reproduces it). Nothing for the reference itself, or when the run cannot be made."""
+        if self.engine_spec is None:
+            return []
+        try:
+            cases = trace_file_cases(path, str(path), prefix="trace")
+            results = run_case(self.engine(), cases[0], self.hello()) if cases else []
+        except Exception as error:  # the message must still be raised: say why there is no diagnosis
+            return [f"(conform could not run the saved trace: {type(error).__name__}: {error})"]
+        shown = [line for r in results if r.outcome in (FAIL, ERRORED) for line in describe(r)]
+        if not shown:
+            return ["conform finds no failure in the saved run (does the engine play the same game twice?)"]
+        return ["conform's diagnosis of the saved run:", *(f"  {line}" for line in shown)]
 
     def _write_trace(self, message: str, choices: Sequence[Choice], clause: str | None) -> Path:
         assert self.setup is not None
@@ -333,8 +391,52 @@ class DifferentialMachine(RuleBasedStateMachine):
             return True
         return support_problem(self.hello(), Case("steered", Level.ROUND, ruleset)) is None
 
+    @classmethod
+    def new_test_run(cls) -> None:
+        """Forget the failures of a previous test run (and so start its shrink budget afresh)."""
+        cls._shared.pop("first_failure", None)
+        cls._shared.pop("last_failure", None)
+
+    @classmethod
+    def run_as_test(cls, chosen: settings | None = None) -> None:
+        """Run the machine as a Hypothesis test, as its ``TestCase`` does: under ``chosen`` settings (default:
+        the machine's profile, :func:`~flip7_spec.testing.profiles.machine_settings`), its shrinking bounded
+        by ``shrink_seconds``. Raises :class:`EngineDivergence` for a failing run."""
+        cls.new_test_run()
+        cls._shared["bounded"] = True
+        try:
+            run_machine(cls, settings=chosen if chosen is not None else cls._settings)
+        except ShrinkBudgetSpent as spent:
+            cls.report_last_failure(spent)
+        finally:
+            cls._shared["bounded"] = False
+
+    @classmethod
+    def report_last_failure(cls, spent: ShrinkBudgetSpent) -> NoReturn:
+        """Raise the :class:`EngineDivergence` of the last failing run seen before ``spent`` stopped the
+        search, its trace written and its message led by the command that runs it again, as at the end of
+        a shrink that finished."""
+        last: dict[str, Any] | None = cls._shared.get("last_failure")
+        if last is None:
+            raise RuntimeError("the shrink budget was spent before any run failed") from spent
+        run = cls()
+        run.setup, run.choices, run.orders = last["setup"], last["choices"], last["orders"]
+        run._fail(last["message"], note=f"Shrinking stopped after {cls.shrink_seconds:g} s (its budget: "
+                  "$FLIP7_SHRINK_SECONDS, or shrink_seconds= of differential_machine); this is the smallest "
+                  "failing run found by then.", **last["where"])
+
+    def _shrinking_is_over(self) -> bool:
+        """Whether the shrink budget is spent (never in the final replay), in a run of the machine's ``TestCase``
+        or :meth:`run_as_test` (which catch :class:`ShrinkBudgetSpent`; a machine run otherwise shrinks as long
+        as Hypothesis does)."""
+        first = self._shared.get("first_failure")
+        return (first is not None and self._shared.get("bounded", False) and not _in_final_run()
+                and time.monotonic() - first > self.shrink_seconds)
+
     @initialize(data=st.data())
     def start(self, data: st.DataObject) -> None:
+        if self._shrinking_is_over():
+            raise ShrinkBudgetSpent(self.shrink_seconds)
         self.draw = data.draw
         script, setup = self._steering(data, data.draw(self.setups(), label="setup"))
         self.setup = setup
@@ -394,7 +496,8 @@ class DifferentialMachine(RuleBasedStateMachine):
 
 
 def differential_machine(engine: str | EngineAdapter | None = None, failures_dir: str | Path | None = None,
-                         name: str | None = None) -> type[DifferentialMachine]:
+                         name: str | None = None, *, profile: str | None = None,
+                         shrink_seconds: float | None = None) -> type[DifferentialMachine]:
     """A :class:`DifferentialMachine` class for ``engine``: a command speaking docs/protocol.md (run as one
     child process for all the machine's runs), an in-process :class:`EngineAdapter`, or None for the
     reference itself (in-process). Use its ``TestCase`` in a unittest or pytest suite, or pass the class to
@@ -403,14 +506,42 @@ def differential_machine(engine: str | EngineAdapter | None = None, failures_dir
     A failing run raises :class:`EngineDivergence` and is written as a trace file (the reference's trace of
     the run, with observations, recorded by :func:`~flip7_spec.trace.record.record_choices`) into
     :func:`failures_dir_for` (``failures_dir``, ``$FLIP7_FAILURES_DIR``, ``fixtures/regressions`` for the
-    reference, ``flip7-failures/`` otherwise); the message names the file.
+    reference, ``flip7-failures/`` otherwise); the message leads with the command that runs that file again
+    and conform's diagnosis of it.
+
+    Its ``TestCase`` runs the Hypothesis profile :func:`~flip7_spec.testing.profiles.machine_profile` names
+    (``profile``, else ``$FLIP7_HYPOTHESIS_PROFILE``, else a profile the project loaded, else ``ci``: 30
+    examples, derandomized), whatever profile Hypothesis would use by default, and shrinks a failure for at
+    most ``shrink_seconds`` (else ``$FLIP7_SHRINK_SECONDS``, else 30 s).
     """
     label = name or ("Reference" if engine is None else _slug(engine if isinstance(engine, str)
                                                                else type(engine).__name__).title().replace("-", ""))
     attributes: dict[str, Any] = {
         "engine_spec": engine,
         "failures": failures_dir_for(engine, failures_dir),
+        "shrink_seconds": shrink_budget(shrink_seconds),
         "_shared": {},
         "__module__": __name__,
     }
-    return type(f"Differential{label}", (DifferentialMachine,), attributes)
+    machine: type[DifferentialMachine] = type(f"Differential{label}", (DifferentialMachine,), attributes)
+    machine._settings = machine_settings(profile)
+    # Set on the class itself, it replaces Hypothesis's TestCase, whose settings are the default profile's.
+    type.__setattr__(machine, "TestCase", _test_case(machine, machine._settings))
+    return machine
+
+
+def _test_case(machine: type[DifferentialMachine], chosen: settings) -> type[unittest.TestCase]:
+    """A unittest case that runs ``machine`` under ``chosen`` settings, each run with a fresh shrink budget."""
+
+    class MachineTestCase(unittest.TestCase):
+        settings = chosen
+
+        def runTest(self) -> None:
+            machine.run_as_test(self.settings)
+
+        runTest.is_hypothesis_test = True  # type: ignore[attr-defined]
+        runTest._hypothesis_state_machine_class = machine  # type: ignore[attr-defined]
+
+    MachineTestCase.__name__ = f"{machine.__name__}.TestCase"
+    MachineTestCase.__qualname__ = f"{machine.__qualname__}.TestCase"
+    return MachineTestCase

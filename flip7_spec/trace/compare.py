@@ -10,6 +10,13 @@ from typing import Any
 from flip7_spec.registry import GameDefinition, Role
 from flip7_spec.trace.schema import json_path
 
+try:
+    import orjson
+except ImportError:  # pragma: no cover - orjson is a dependency; the canonical texts decide without it
+    orjson = None  # type: ignore[assignment]
+
+_SORTED = orjson.OPT_SORT_KEYS if orjson is not None else 0
+
 _MISSING = object()
 
 
@@ -72,12 +79,31 @@ def first_difference(expected: Any, found: Any, path: tuple[str | int, ...] = ()
 def step_difference(expected: Any, found: Any) -> Difference | None:
     """The difference a step's comparison reports: None only when ``found`` is exactly ``expected`` as JSON.
 
-    Equal values are recognised at C speed (their canonical JSON texts agree); values whose texts differ
-    always give a difference, at the root when :func:`first_difference` could locate none.
+    Equal values are recognised by :func:`same_json` (their canonical JSON texts agree, without writing
+    them in the common case); values whose texts differ always give a difference, at the root when
+    :func:`first_difference` could locate none.
     """
-    if canonical(expected) == canonical(found):
+    if same_json(expected, found):
         return None
     return first_difference(expected, found) or Difference((), expected, found)
+
+
+def same_json(expected: Any, found: Any) -> bool:
+    """Whether ``expected`` and ``found`` have the same canonical JSON text (:func:`canonical`), decided
+    without the standard encoder when they are equal Python values.
+
+    Python's ``==`` (at C speed) settles every pair except one whose numbers are equal across types
+    (``1 == 1.0 == True``, ``0.0 == -0.0``); for an equal pair, orjson's texts with sorted keys (which keep
+    those apart, as the canonical texts do) decide. Values that ``==`` does not find equal, and those orjson
+    cannot write (keys that are not strings, integers beyond 64 bits, other objects), are decided by the
+    canonical texts themselves.
+    """
+    if expected == found and orjson is not None:
+        try:
+            return bool(orjson.dumps(expected, option=_SORTED) == orjson.dumps(found, option=_SORTED))
+        except TypeError:
+            pass
+    return canonical(expected) == canonical(found)
 
 
 def canonical(value: Any) -> str:

@@ -31,6 +31,9 @@ def saved_failure(trace: Any) -> dict[str, Any]:
         failure = trace["header"]["provenance"]["failure"]
     except (KeyError, TypeError):
         failure = None
+    if isinstance(failure, dict) and failure.get("outcome") == "errored":
+        raise NoSavedFailure("this trace records an error of the engine, not a divergence: there is no engine "
+                             "table to compare (`flip7-spec show FILE` shows the error)")
     if not isinstance(failure, dict) or "expected_observation" not in failure:
         raise NoSavedFailure("this trace records no failure (save one with `flip7-spec conform --save-failures DIR`)")
     return failure

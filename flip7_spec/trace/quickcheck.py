@@ -121,3 +121,82 @@ def valid_outcome(outcome: Any) -> bool:
     """Whether a step's (or the start's) recorded events and observation are certainly valid."""
     return (valid_events(outcome.get("events", []))
             and ("observation" not in outcome or valid_observation(outcome["observation"])))
+
+
+_TRACE_KEYS = frozenset({"format", "version", "rules_version", "header", "start", "steps", "footer"})
+_HEADER_KEYS = frozenset({"ruleset", "players", "names", "dealer", "deck", "provenance", "description", "clauses"})
+_RULESET_KEYS = frozenset({"name", "base", "game", "description", "options", "deviations", "deck"})
+_OUTCOME_KEYS = frozenset({"events", "observation", "scores"})
+_FOOTER_KEYS = frozenset({"totals", "winners", "rounds"})
+_GAMES = frozenset({"flip7", "vengeance"})
+
+
+@cache
+def _clause_pattern() -> re.Pattern[str]:
+    pattern: str = load_schema()["$defs"]["header"]["properties"]["clauses"]["items"]["pattern"]
+    return re.compile(pattern)
+
+
+def _text(value: Any) -> bool:
+    return type(value) is str and bool(value)
+
+
+def _strings(values: Any) -> bool:
+    return type(values) is list and all(type(v) is str for v in values)
+
+
+def _ruleset(ruleset: Any) -> bool:
+    if type(ruleset) is str:
+        return bool(ruleset)
+    if type(ruleset) is not dict or not ruleset.keys() <= _RULESET_KEYS:
+        return False
+    deck = ruleset.get("deck", {})
+    game = ruleset.get("game", "flip7")
+    match = _card_pattern().fullmatch
+    return (all(_text(ruleset[k]) for k in ("name", "base") if k in ruleset)
+            and type(game) is str and game in _GAMES and type(ruleset.get("description", "")) is str
+            and type(ruleset.get("options", {})) is dict
+            and _strings(ruleset.get("deviations", [])) and all(ruleset.get("deviations", []))
+            and type(deck) is dict and all(match(k) is not None and type(v) is int and 0 <= v <= 10_000
+                                           for k, v in deck.items()))
+
+
+def _header(header: Any) -> bool:
+    if type(header) is not dict or not header.keys() <= _HEADER_KEYS:
+        return False
+    players = header.get("players")
+    clauses = header.get("clauses", [])
+    deck = header.get("deck")
+    return ("ruleset" in header and _ruleset(header["ruleset"]) and type(players) is int and 1 <= players <= 10_000
+            and _count(header.get("dealer")) and _cards(deck) and bool(deck)
+            and _strings(header.get("names", [])) and type(header.get("provenance", {})) is dict
+            and type(header.get("description", "")) is str
+            and _strings(clauses) and all(_clause_pattern().fullmatch(c) is not None for c in clauses))
+
+
+def _outcome(outcome: Any) -> bool:
+    return (type(outcome) is dict and outcome.keys() <= _OUTCOME_KEYS
+            and type(outcome.get("events", [])) is list and all(type(e) is dict for e in outcome.get("events", []))
+            and type(outcome.get("observation", {})) is dict
+            and type(outcome.get("scores", [])) is list
+            and all(type(r) is list and all(type(v) is int for v in r) for r in outcome.get("scores", [])))
+
+
+def _footer(footer: Any) -> bool:
+    return (type(footer) is dict and footer.keys() <= _FOOTER_KEYS and "totals" in footer and "winners" in footer
+            and type(footer["totals"]) is list and all(type(v) is int for v in footer["totals"])
+            and type(footer["winners"]) is list and all(_count(v) for v in footer["winners"])
+            and ("rounds" not in footer or _count(footer["rounds"], 1)))
+
+
+def plausible_envelope(trace: Any) -> bool:
+    """A cheap check that ``trace`` passes the schema's envelope (:func:`~flip7_spec.trace.schema.schema_errors`
+    with ``envelope_only``): the header, the start and the footer in full, each step only as an object and
+    each of the start's events and observation only as objects. ``True`` only when that is certain; the
+    caller asks the schema otherwise."""
+    return (type(trace) is dict and trace.keys() <= _TRACE_KEYS and trace.get("format") == "flip7-trace"
+            and type(trace.get("version")) is int and trace["version"] == 1
+            and type(trace.get("rules_version", "")) is str
+            and _header(trace.get("header")) and ("start" not in trace or _outcome(trace["start"]))
+            and type(trace.get("steps")) is list and all(type(s) is dict for s in trace["steps"])
+            and ("footer" not in trace or _footer(trace["footer"])))

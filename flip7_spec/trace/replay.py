@@ -28,7 +28,7 @@ from flip7_spec.registry import Role, definition_of
 from flip7_spec.rulesets import Ruleset, ruleset_from_json
 from flip7_spec.trace import FORMAT_NAME, FORMAT_VERSION
 from flip7_spec.trace.compare import blame, step_difference
-from flip7_spec.trace.quickcheck import plausible_step
+from flip7_spec.trace.quickcheck import plausible_envelope, plausible_step
 from flip7_spec.trace.record import footer as reference_footer
 from flip7_spec.trace.schema import json_path, schema_errors, step_errors
 
@@ -146,7 +146,12 @@ def game_from_header(header: dict[str, Any], reshuffles: Sequence[Sequence[Card]
 def check_header_limits(header: dict[str, Any]) -> None:
     """Refuse a (schema-valid) header over a limit: more players than :data:`~flip7_spec.limits.PLAYERS`,
     a longer deck than :data:`~flip7_spec.limits.DECK_CARDS`, a name longer than
-    :data:`~flip7_spec.limits.NAME_LENGTH`. Raises :class:`~flip7_spec.errors.LimitError`."""
+    :data:`~flip7_spec.limits.NAME_LENGTH`. Raises :class:`~flip7_spec.errors.LimitError` (and
+    :class:`~flip7_spec.errors.SetupError` for a count or a seat written as a float: JSON Schema counts 0.0
+    as an integer, but it is no seat)."""
+    for key in ("players", "dealer"):
+        if type(header[key]) is not int:
+            raise SetupError(f"$.header.{key}: {header[key]!r} is not a whole number")
     PLAYERS.check(header["players"], "$.header.players")
     DECK_CARDS.check(len(header["deck"]), "$.header.deck")
     for seat, name in enumerate(header.get("names") or []):
@@ -162,7 +167,9 @@ def replay(trace: Any) -> ReplayResult:
     if trace.get("version") != FORMAT_VERSION:
         return ReplayResult(INVALID, error=f"$.version: unsupported format version {trace.get('version')!r}; "
                                            f"this flip7-spec reads version {FORMAT_VERSION}")
-    problems = schema_errors(trace, envelope_only=True) or _step_problems(trace["steps"])
+    # the schema is asked only when the quick checks cannot vouch for the trace: it names what is wrong
+    envelope = [] if plausible_envelope(trace) else schema_errors(trace, envelope_only=True)
+    problems = envelope or _step_problems(trace["steps"])
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         return ReplayResult(INVALID, error=problems[0] + more)
@@ -214,14 +221,16 @@ def _in_game_terms(divergence: Divergence, trace: dict[str, Any]) -> Divergence:
 def _check_outcome(recorded: dict[str, Any], events: list[Event], game: Game, step: int | None,
                    prefix: list[str | int], decision: dict[str, Any] | None) -> None:
     """Compare what a step (or the start) recorded with what the reference did."""
-    events_json = [e.to_json() for e in events]
     if "events" in recorded:
+        events_json = [e.to_json() for e in events]
         found_events = recorded["events"]
-        # A recorded event without a clause is compared without one: producers need not know clause ids.
-        comparable = [
-            {k: v for k, v in e.items() if k != "clause" or "clause" in f}
-            for e, f in zip(events_json, found_events, strict=False)
-        ] + events_json[len(found_events):]
+        comparable = events_json
+        if not all(type(f) is dict and "clause" in f for f in found_events):
+            # A recorded event without a clause is compared without one: producers need not know clause ids.
+            comparable = [
+                {k: v for k, v in e.items() if k != "clause" or "clause" in f}
+                for e, f in zip(events_json, found_events, strict=False)
+            ] + events_json[len(found_events):]
         difference = step_difference(comparable, found_events)
         if difference is not None:
             index = difference.path[0] if difference.path else 0
@@ -239,7 +248,8 @@ def _check_outcome(recorded: dict[str, Any], events: list[Event], game: Game, st
         expected = game.observation()
         difference = step_difference(expected, recorded["observation"])
         if difference is not None:
-            clause = blame(difference.path, events_json, Role.HIT_STAY, definition_of(game.ruleset), expected)
+            clause = blame(difference.path, [e.to_json() for e in events], Role.HIT_STAY,
+                           definition_of(game.ruleset), expected)
             raise _Diverged(Divergence(step, difference.where([*prefix, "observation"]), difference.expected,
                                        difference.found, clause, "observation differs", decision))
 

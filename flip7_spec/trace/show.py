@@ -320,7 +320,14 @@ def _lines(trace: dict[str, Any], step_numbers: bool) -> Iterator[str]:
     if provenance:
         yield f"provenance: {_value(provenance)}"
     failure = (header.get("provenance") or {}).get("failure")
-    if isinstance(failure, dict):  # a trace saved by `conform --save-failures`: the engine's side, in one line
+    if isinstance(failure, dict) and failure.get("outcome") == "errored":  # an error saved by --save-failures
+        at = "the start" if failure.get("step") is None else f"step {failure.get('step')}"
+        decision = f" after {_value(failure['decision'])}" if failure.get("decision") else ""
+        yield (f"saved error of {failure.get('case_id')} [{failure.get('level')}] at {at}{decision}: "
+               f"{failure.get('message')}")
+        for line in str(failure.get("stderr") or "").strip().splitlines()[-5:]:
+            yield f"  stderr: {line}"
+    elif isinstance(failure, dict):  # a trace saved by `conform --save-failures`: the engine's side, in one line
         at = "the start" if failure.get("step") is None else f"step {failure.get('step')}"
         yield (f"saved failure of {failure.get('case_id')} [{failure.get('level')}] at {at}: "
                f"{failure.get('where')}: expected {_value(failure.get('expected'))}, found "

@@ -64,5 +64,18 @@ MUTANTS = (
     "v_modifier_kept",
     "v_modifier_to_busted",
     "v_deal_actions_after_deal",
+    "chance_given_to_anyone",
+    "deal_to_frozen",
+    "chance_saves_and_stays",
+    "actions_discarded_early",
+    "setaside_dropped_when_out",
+    "empty_piles_end_game",
+    "reshuffle_at_turn_start",
+    "v_deal_to_stayed",
+    "v_actions_discarded_early",
+    "v_held_dropped_when_stayed",
+    "v_steal_own_card",
+    "v_empty_piles_end_game",
+    "v_reshuffle_at_turn_start",
 )
 """The module name of every mutant, in the order the tests run them."""

@@ -135,3 +135,21 @@ def halvings(hand: Sequence[Card]) -> int:
 def malus(hand: Sequence[Card]) -> int:
     """The points the -N cards of ``hand`` take off."""
     return sum(c.value for c in hand if c.kind is Kind.SUBTRACT)
+
+
+def out_of_cards_end(game: Game) -> None:
+    """End ``game`` at the end of its round as an engine that stops when no card is left anywhere would: the
+    round is scored, every card of the round goes to the discard pile, and the highest total wins (all tied
+    players)."""
+    game.pending = None
+    for seat, score in enumerate(game._round_scores()):
+        game.totals[seat] += score
+    for player in game.players:
+        game.discard.extend(player.cards)
+        player.clear()
+    game.discard.extend(game.in_play)
+    game.in_play = []
+    game.stack = []
+    top = max(game.totals)
+    game.over = True
+    game.winners = [seat for seat, total in enumerate(game.totals) if total == top]

@@ -71,6 +71,21 @@ test('Vengeance rulesets are played; unknown options and unimplemented values ar
   assert.ok(ask(session, { seq: 8, cmd: 'start', ruleset: { base: 'flip7', options: { deal_start: 'right_of_dealer' } }, players: 3, dealer: 0, deck: [], reshuffles: [] }).skipped);
 });
 
+test('reshuffle orders that do not fit: errored with the structured reshuffle field', () => {
+  // A deck of four cards and three players who all stay: round 1 banks the 3, the 1 and the 2, which go to
+  // the discard pile; round 2's deal takes the 5, then needs a reshuffle of those three cards.
+  const ruleset = { name: 'tiny', base: 'flip7', deck: { 1: 1, 2: 1, 3: 1, 5: 1 } };
+  for (const [reshuffles, problem] of [[[], 'no_order'], [[['1']], 'not_a_permutation']]) {
+    const session = new Session();
+    assert.ok(ask(session, { seq: 1, cmd: 'start', ruleset, players: 3, dealer: 0, deck: ['1', '2', '3', '5'], reshuffles }).result);
+    assert.ok(ask(session, { seq: 2, cmd: 'decide', choice: 'stay' }).result);
+    assert.ok(ask(session, { seq: 3, cmd: 'decide', choice: 'stay' }).result);
+    const { errored } = ask(session, { seq: 4, cmd: 'decide', choice: 'stay' });
+    assert.deepEqual(errored.reshuffle, { problem, discard_pile: ['1', '2', '3'], index: 0 });
+    assert.equal(typeof errored.message, 'string');
+  }
+});
+
 test('bad requests get errored replies, never a crash', () => {
   const session = new Session();
   assert.deepEqual(JSON.parse(session.handleLine('not json')).seq, null);

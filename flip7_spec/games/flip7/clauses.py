@@ -112,7 +112,7 @@ FLIP7_CLAUSES: Final[list[Clause]] = [
            "M", "A.2#4", "set_aside_resolution"),
     Clause("F7-FLIP3-ASSIGN-EACH", _F7, "Reading (option set_aside_resolution=resolve_each): each set-aside card "
            "takes effect as soon as its receiver is chosen (a Flip Three started so runs to its end), and the "
-           "next is then assigned among the players still active.", "the rules say the set-aside cards are "
+           "next is then assigned among the players still active.", "S2 and S3 say the set-aside cards are "
            "resolved after the three draws, not in which order they are assigned and resolved", "L", "A.2#4",
            "set_aside_resolution"),
     Clause("F7-FLIP3-ASSIGN-INACTIVE", _F7, "An assigned set-aside card whose receiver is no longer active when it "
@@ -179,7 +179,7 @@ FLIP7_CLAUSES: Final[list[Clause]] = [
            "stalled_round"),
     Clause("F7-STALLED-RESHUFFLE", _F7, "Reading (option stalled_round=reshuffle): a discard pile of Flip Threes and "
            "Second Chances only is reshuffled like any other; the round goes on until players Stay.",
-           "the general reshuffle rule, read literally", "L", "A.1#19, A.2#10", "stalled_round"),
+           "the general reshuffle rule of S2, read literally", "L", "A.1#19, A.2#10", "stalled_round"),
     # End of game
     Clause("F7-GAME-END", _F7, "The game ends at the end of a round in which at least one player has reached the "
            "target score (200).", "S1, S2", "H", "A.1#3, A.1#20", "target_score"),

@@ -41,7 +41,9 @@ class Row(PlayerRound):
     __slots__ = ("adds", "has_chance", "multiplier", "number_sum")
 
     def __init__(self) -> None:
-        super().__init__()
+        self.cards: list[Card] = []  # PlayerRound's fields, set here: a row is made for every seat every round
+        self.values: set[int] = set()
+        self.status = ACTIVE
         self.has_chance = False
         self.number_sum = 0
         self.multiplier = 1
@@ -107,9 +109,12 @@ class Rotation(Frame["Flip7Game"]):
             game._deal_to(seat, "deal", "F7-DEAL")
             return
         # [F7-HIT-STAY] offers go round the table in order, to active players only
-        self.pos = next_active(order, game.players, self.pos)
-        seat = order[self.pos]
-        if game.players[seat].cards:
+        players = game.players
+        pos = self.pos
+        if pos >= len(order) or players[order[pos]].status is not ACTIVE:
+            self.pos = pos = next_active(order, players, pos)
+        seat = order[pos]
+        if players[seat].cards:
             game._ask(hit_or_stay(seat))
         else:
             # [F7-STAY-NEEDS-CARD] with nothing in front of you, Hit is the only choice

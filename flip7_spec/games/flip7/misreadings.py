@@ -9,11 +9,22 @@ from __future__ import annotations
 
 from flip7_spec.cards import Card, Kind
 from flip7_spec.events import HIT, STAY, Decision, DecisionKind
-from flip7_spec.games.flip7.engine import Flip7Game, FlipThree, Replacement, Row
-from flip7_spec.machine import ACTIVE, BUSTED, FROZEN, STAYED
+from flip7_spec.games.flip7.engine import (
+    Assign,
+    Effects,
+    Flip7Game,
+    FlipThree,
+    Give,
+    Replacement,
+    Rotation,
+    Row,
+)
+from flip7_spec.machine import ACTIVE, BUSTED, FROZEN, STAYED, Frame
 from flip7_spec.machine_misreadings import (
     DealerFixed,
     DiscardBackEachRound,
+    EmptyPilesEndGame,
+    ReshuffleAtTurnStart,
     ReshuffleEveryRound,
     ReshuffleTakesTableCards,
     TieToFirstSeat,
@@ -150,6 +161,34 @@ class DealerKeepsDeckAfterAllBust(Flip7Game):
         if self.round and self.last_busted and all(self.last_busted):
             self.dealer = (self.dealer - 1) % self.n  # the round's end passed the deck on
         super()._start_round()
+
+
+# ---- the deal -------------------------------------------------------------------------------------------
+
+
+class _DealToFrozen(Rotation):
+    """The deal and the Hit/Stay rotation, with a deal card for a player frozen earlier in the deal."""
+
+    __slots__ = ()
+
+    def step(self, game: Flip7Game) -> None:
+        if self.dealing and self.pos < len(game.order):
+            seat = game.order[self.pos]
+            if game.players[seat].status is FROZEN:
+                self.pos += 1
+                game._deal_to(seat, "deal", "F7-DEAL")
+                return
+        super().step(game)
+
+
+class DealToFrozenPlayer(Flip7Game):
+    """The deal skips busted players only: a player frozen earlier in the same deal (a Freeze dealt before
+    their turn, or set aside in a Flip Three) is still dealt their card, which joins their row and takes
+    effect as any dealt card. [F7-DEAL-FREEZE-EMPTY] says such a player banks 0 and is out of the round."""
+
+    def _begin_round(self) -> Frame[Flip7Game]:
+        super()._begin_round()
+        return _DealToFrozen(dealing=self.ruleset.initial_deal)
 
 
 # ---- the turn: Stay, bust, Flip 7 ---------------------------------------------------------------------
@@ -290,6 +329,51 @@ class ChanceKeptNextRound(Flip7Game):
             row.has_chance = True
 
 
+class SavedByChanceStays(Flip7Game):
+    """A player saved by their Second Chance Stays: both cards are discarded and the player leaves the round
+    with what is in front of them (a Flip Three they were taking stops there). [F7-CHANCE-ENDS-TURN] ends
+    only their turn: they stay in the round (and a Flip Three goes on)."""
+
+    def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
+        player = self.players[seat]
+        saved = drawn.kind is Kind.NUMBER and drawn.value in player.values and player.has_chance
+        super()._receive(seat, drawn, flip3, via)
+        if saved and player.status is ACTIVE:
+            self._set_status(seat, STAYED)
+            self._emit("stay", "F7-CHANCE-ENDS-TURN", seat)
+
+
+class _GiveToAnyone(Give):
+    """A Second Chance its drawer cannot keep, given to any other player they choose."""
+
+    __slots__ = ()
+
+    def step(self, game: Flip7Game) -> None:
+        options = tuple(seat for seat in range(game.n) if seat != self.giver)
+        if not options:  # a game of one player: nobody to give it to
+            game.stack.pop()
+            game._discard_in_play(self.chance, "no other player", "F7-CHANCE-GIVE", self.entry)
+            return
+        game._offer(Decision(self.giver, DecisionKind.GIVE, options, self.chance.text), "F7-CHANCE-GIVE")
+
+
+class ChanceGivenToAnyone(Flip7Game):
+    """A Second Chance drawn by a player who holds one goes to any other player the drawer chooses: one who
+    already holds a Second Chance (they then hold two, and each saves them once) or one who is out of the
+    round (stayed, frozen or busted) included. [F7-CHANCE-GIVE] allows only an active player who holds none,
+    and discards the card when nobody qualifies."""
+
+    def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
+        player = self.players[seat]
+        if drawn.kind is Kind.SECOND_CHANCE and player.has_chance:
+            self.stack.append(_GiveToAnyone(drawn, seat, self._put_in_play(drawn)))
+            return
+        protected = player.has_chance
+        super()._receive(seat, drawn, flip3, via)
+        if protected and not player.has_chance and any(c.kind is Kind.SECOND_CHANCE for c in player.cards):
+            player.has_chance = True  # one used, another still in front of them
+
+
 # ---- Freeze and Flip Three ----------------------------------------------------------------------------
 
 
@@ -372,6 +456,103 @@ class Flip3SetAsideNotCounted(Flip7Game):
             flip3.remaining += 1
 
 
+_EARLY_DISCARDED = frozenset({Kind.FREEZE, Kind.FLIP_THREE})
+
+
+class ActionsDiscardedWhenRevealed(Flip7Game):
+    """A Freeze or Flip Three goes to the discard pile the moment it is revealed (set aside in a Flip Three
+    too), before it is resolved: it is never in play, a Flip Three card lies in the discard pile while its
+    three cards are drawn (and is reshuffled with it), and a Freeze does not stay with the player it froze.
+    [F7-FLIP3-DISCARDED] discards the Flip Three card once its three cards are done, and
+    [F7-FREEZE-KEEPS-CARDS] leaves the Freeze with the frozen player."""
+
+    def _put_in_play(self, card: Card) -> int:
+        if card.kind not in _EARLY_DISCARDED:
+            return super()._put_in_play(card)
+        self.discard.append(card)
+        self._emit("discard", "F7-FLIP3-DISCARDED", None, card.text, (("reason", "revealed"),))
+        return -1  # in no place in play: taking it from play or discarding it later does nothing
+
+    def _take_from_play(self, card: Card, entry: int | None = None) -> None:
+        if card.kind not in _EARLY_DISCARDED:
+            super()._take_from_play(card, entry)
+
+    def _discard_in_play(self, card: Card, reason: str, clause: str, entry: int | None = None) -> None:
+        if card.kind not in _EARLY_DISCARDED:
+            super()._discard_in_play(card, reason, clause, entry)
+
+    def _take_effect(self, action: Card, seat: int, entry: int | None = None) -> None:
+        if action.kind is not Kind.FREEZE:
+            super()._take_effect(action, seat, entry)
+            return
+        self._set_status(seat, FROZEN)  # the Freeze card is in the discard pile already
+        self._emit("freeze", "F7-FREEZE", seat, action.text)
+
+
+class _EffectsWhileIn(Effects):
+    """Assigned set-aside cards taking effect while the target of their Flip Three is still active; once it is
+    not, the rest are discarded."""
+
+    __slots__ = ("target",)
+
+    def __init__(self, assigned: list[tuple[Card, int, int | None]], target: int) -> None:
+        super().__init__(assigned)
+        self.target = target
+
+    def step(self, game: Flip7Game) -> None:
+        if self.assigned and game.players[self.target].status is not ACTIVE:
+            for action, _seat, entry in self.assigned:
+                game._discard_in_play(action, "its Flip Three target is out of the round", "F7-FLIP3-ASSIGN", entry)
+            self.assigned.clear()
+        super().step(game)
+
+
+class _AssignWhileIn(Assign):
+    """Set-aside cards assigned by the target of their Flip Three while that target is active (option
+    set_aside_resolution=resolve_each can freeze them meanwhile); once it is not, the rest are discarded."""
+
+    __slots__ = ()
+
+    def step(self, game: Flip7Game) -> None:
+        if self.pending_cards and game.players[self.chooser].status is not ACTIVE:
+            for action, entry in zip(self.pending_cards, self.entries, strict=True):
+                game._discard_in_play(action, "its Flip Three target is out of the round", "F7-FLIP3-ASSIGN", entry)
+            self.pending_cards.clear()
+            self.entries.clear()
+        if not self.pending_cards:
+            game.stack.pop()
+            game.stack.append(_EffectsWhileIn(self.assigned, self.chooser))
+            return
+        super().step(game)
+
+
+class _ThreeThenWhileIn(FlipThree):
+    """A Flip Three whose set-aside cards are assigned and take effect only while its target is active."""
+
+    __slots__ = ()
+
+    def step(self, game: Flip7Game) -> None:
+        finishing = not (self.remaining and game.players[self.target].status is ACTIVE)
+        super().step(game)
+        top = game.stack[-1] if game.stack else None
+        if finishing and type(top) is Assign and top.clause == "F7-FLIP3-ASSIGN":
+            game.stack[-1] = _AssignWhileIn(top.chooser, top.pending_cards, top.clause, top.entries)
+
+
+class SetAsideDroppedWhenTargetOut(Flip7Game):
+    """Once the target of a Flip Three is out of the round (frozen by a set-aside Freeze they took, or busted
+    in a set-aside Flip Three they took), its remaining set-aside cards are discarded, those assigned to
+    other players included (under set_aside_resolution=resolve_each: without being assigned).
+    [F7-FLIP3-ASSIGN] has every set-aside card assigned, and [F7-FLIP3-ASSIGN-INACTIVE] discards only a card
+    whose own receiver is no longer active."""
+
+    def _take_effect(self, action: Card, seat: int, entry: int | None = None) -> None:
+        super()._take_effect(action, seat, entry)
+        top = self.stack[-1] if self.stack else None
+        if type(top) is FlipThree:
+            self.stack[-1] = _ThreeThenWhileIn(top.action, top.target, top.entry)
+
+
 def _entry(name: str, family: str, clause: str, description: str, mixin: type) -> Misreading:
     return Misreading(name, "flip7", family, description, clause, mixin)
 
@@ -382,6 +563,8 @@ MISREADINGS: tuple[Misreading, ...] = (
            "after a round in which every player busted, the same Dealer deals again", DealerKeepsDeckAfterAllBust),
     _entry("turns_to_the_right", "turn order", "F7-DEAL-ORDER",
            "the deal and the turns go to the right of the Dealer", TurnsReversed),
+    _entry("deal_to_frozen_player", "deal", "F7-DEAL-FREEZE-EMPTY",
+           "a player frozen earlier in the deal is still dealt a card", DealToFrozenPlayer),
     _entry("stay_with_no_cards", "stay", "F7-STAY-NEEDS-CARD",
            "a player with no card in front of them may Stay", StayWithNoCards),
     _entry("bust_banks_cards", "bust", "F7-SCORE-BUST", "a busted player banks their cards instead of 0",
@@ -423,6 +606,11 @@ MISREADINGS: tuple[Misreading, ...] = (
     _entry("chance_kept_next_round", "second chance", "F7-CHANCE-ROUND-END",
            "a Second Chance still held at the end of a round stays with its player into the next round",
            ChanceKeptNextRound),
+    _entry("chance_given_to_anyone", "second chance", "F7-CHANCE-GIVE",
+           "a Second Chance its drawer cannot keep may go to any other player, one who holds one or is out of "
+           "the round included", ChanceGivenToAnyone),
+    _entry("saved_by_chance_stays", "second chance", "F7-CHANCE-ENDS-TURN",
+           "a player saved by their Second Chance Stays: they bank and leave the round", SavedByChanceStays),
     _entry("flip3_through_freeze", "flip three", "F7-FLIP3-STOP",
            "a Flip Three goes on to its three cards after its target is frozen", Flip3ThroughFreeze),
     _entry("flip3_actions_at_once", "flip three", "F7-FLIP3-SETASIDE",
@@ -433,16 +621,28 @@ MISREADINGS: tuple[Misreading, ...] = (
     _entry("flip3_setaside_not_counted", "flip three", "F7-FLIP3-COUNTS-ALL",
            "a Freeze or Flip Three set aside in a Flip Three does not count toward its three cards",
            Flip3SetAsideNotCounted),
+    _entry("setaside_dropped_when_target_out", "flip three", "F7-FLIP3-ASSIGN",
+           "once a Flip Three's target is out of the round, its remaining set-aside cards are discarded",
+           SetAsideDroppedWhenTargetOut),
+    _entry("actions_discarded_when_revealed", "actions", "F7-FLIP3-DISCARDED",
+           "a Freeze or Flip Three goes to the discard pile as soon as it is revealed, before it resolves",
+           ActionsDiscardedWhenRevealed),
     _entry("reshuffle_every_round", "reshuffle", "F7-DISCARD-PILE",
            "the discard pile is reshuffled into the deck before every round", ReshuffleEveryRound),
     _entry("discard_back_each_round", "reshuffle", "F7-DISCARD-PILE",
            "the discard pile goes back under the deck, unshuffled, before every round", DiscardBackEachRound),
     _entry("reshuffle_takes_table_cards", "reshuffle", "F7-RESHUFFLE-TABLE-STAYS",
            "a reshuffle puts the cards in front of the players into the new deck too", ReshuffleTakesTableCards),
+    _entry("reshuffle_at_turn_start", "reshuffle", "F7-RESHUFFLE",
+           "the discard pile is reshuffled at the start of a turn when the deck is empty, not when a card is "
+           "needed", ReshuffleAtTurnStart),
     _entry("tie_to_first_seat", "game end", "F7-TIE",
            "a tie for the highest total at the target goes to the lowest seat", TieToFirstSeat),
     _entry("game_ends_at_target", "game end", "F7-GAME-END",
            "the game ends the moment a player's total and round score reach the target, mid-round",
            GameEndsAtTarget),
+    _entry("game_ends_on_empty_piles", "game end", "F7-EMPTY-DECK",
+           "when a card is needed and the deck and the discard pile are both empty, the game ends",
+           EmptyPilesEndGame),
 )
 """Flip 7's known misreadings, in the order the diagnosis tries them."""

@@ -20,6 +20,8 @@ from flip7_spec.games.vengeance.engine import (
     FlipFour,
     JustOneMore,
     PlayModifier,
+    ResolveHeld,
+    Steal,
     Swap,
     Turns,
     VengeanceGame,
@@ -37,6 +39,8 @@ from flip7_spec.machine import ACTIVE, BUSTED, STAYED, Frame, PlayerRound
 from flip7_spec.machine_misreadings import (
     DealerFixed,
     DiscardBackEachRound,
+    EmptyPilesEndGame,
+    ReshuffleAtTurnStart,
     ReshuffleEveryRound,
     ReshuffleTakesTableCards,
     TieToFirstSeat,
@@ -233,6 +237,57 @@ class DealActionsAfterDeal(VengeanceGame):
             top.dealt.append((seat, revealed))
             return
         super()._resolve_revealed(seat, revealed)
+
+
+class _DealToStayed(Turns):
+    """The deal and the Hit/Stay rotation, with a deal card for a player made to Stay earlier in the deal."""
+
+    __slots__ = ()
+
+    def step(self, game: VengeanceGame) -> None:
+        if self.dealing and self.pos < len(game.order):
+            seat = game.order[self.pos]
+            if game.players[seat].status is STAYED:
+                self.pos += 1
+                game._deal_to(seat, "deal", "V-DEAL")
+                return
+        super().step(game)
+
+
+class DealToStayedPlayer(VengeanceGame):
+    """The deal skips busted players only: a player who stayed earlier in the same deal (the target of a Just
+    One More dealt before their turn) is still dealt their card, which takes effect as any dealt card (they
+    stay stayed). [V-DEAL-ALWAYS] skips every player out of the round."""
+
+    def _begin_round(self) -> Frame[VengeanceGame]:
+        super()._begin_round()
+        return _DealToStayed(dealing=self.ruleset.initial_deal)
+
+
+# ---- Actions in general ---------------------------------------------------------------------------------
+
+_ACTIONS: Final = frozenset({Kind.JUST_ONE_MORE, Kind.FLIP_FOUR, Kind.STEAL, Kind.SWAP, Kind.DISCARD})
+
+
+class ActionsDiscardedWhenRevealed(VengeanceGame):
+    """An Action card goes to the discard pile the moment it is revealed (held back in a Flip Four too), before
+    it is resolved: it is never in play, and a Just One More or a Flip Four lies in the discard pile while its
+    cards are drawn (and is reshuffled with it). [V-ACTION-AT-ONCE] discards it after use."""
+
+    def _put_in_play(self, card: Card) -> int:
+        if card.kind not in _ACTIONS:
+            return super()._put_in_play(card)
+        self.discard.append(card)
+        self._emit("discard", "V-ACTION-AT-ONCE", None, card.text, (("reason", "revealed"),))
+        return -1  # in no place in play: taking it from play or discarding it later does nothing
+
+    def _take_from_play(self, card: Card, entry: int | None = None) -> None:
+        if card.kind not in _ACTIONS:
+            super()._take_from_play(card, entry)
+
+    def _discard_in_play(self, card: Card, reason: str, clause: str, entry: int | None = None) -> None:
+        if card.kind not in _ACTIONS:
+            super()._discard_in_play(card, reason, clause, entry)
 
 
 # ---- staying, and whom an Action or a Modifier may aim at -----------------------------------------------
@@ -496,7 +551,21 @@ class Flip4NumbersOnlyCount(VengeanceGame):
             flip4.remaining += 1
 
 
-# ---- Swap -----------------------------------------------------------------------------------------------
+class HeldDroppedWhenTargetOut(VengeanceGame):
+    """The held-back cards of a Flip Four are resolved only while its target is active: once the target has
+    stayed (before the Flip Four, or by a held Just One More they played on themselves) the rest are
+    discarded, as after a bust. [V-STAYED-TARGET] has a stayed player resolve what they receive, and
+    [V-FLIP4-RESOLVER-OUT] discards the rest only after a bust."""
+
+    def _resolve_revealed(self, seat: int, revealed: Card) -> None:
+        top = self.stack[-1] if self.stack else None
+        if isinstance(top, ResolveHeld) and self.players[seat].status is not ACTIVE:
+            self._discard_in_play(revealed, "its Flip Four target is out of the round", "V-STAYED-TARGET")
+            return
+        super()._resolve_revealed(seat, revealed)
+
+
+# ---- Swap and Steal -------------------------------------------------------------------------------------
 
 
 class SwapNeedsOwnCard(VengeanceGame):
@@ -519,6 +588,31 @@ def _refs(pair: Choice) -> list[CardRef]:
     return pair
 
 
+class _StealAnyRow(Steal):
+    """A Steal offering every face-up card of the players who have not busted, the resolver's own included."""
+
+    __slots__ = ()
+
+    def step(self, game: VengeanceGame) -> None:
+        refs = game._takeable_refs(game._not_busted())
+        if not refs:
+            game._no_target(self.action)
+            return
+        game._offer(Decision(self.resolver, DecisionKind.CARD, tuple(refs), self.action.text), "V-STEAL")
+
+
+class StealFromOwnRow(VengeanceGame):
+    """A Steal may take one of the resolver's own face-up cards: it leaves its place and is received again at
+    the end of their row (an Unlucky 7 so taken wipes the rest of the row). [V-STEAL] takes another player's
+    card only."""
+
+    def _resolve_revealed(self, seat: int, revealed: Card) -> None:
+        if revealed.kind is Kind.STEAL:
+            self.stack.append(_StealAnyRow(revealed, seat))
+            return
+        super()._resolve_revealed(seat, revealed)
+
+
 def _entry(name: str, family: str, clause: str, description: str, mixin: type) -> Misreading:
     return Misreading(name, "vengeance", family, description, clause, mixin)
 
@@ -530,6 +624,11 @@ MISREADINGS: tuple[Misreading, ...] = (
     _entry("deal_actions_after_deal", "deal", "V-DEAL-PAUSE",
            "Actions and Modifiers dealt in the initial deal are resolved only once everyone has been dealt",
            DealActionsAfterDeal),
+    _entry("deal_to_stayed_player", "deal", "V-DEAL-ALWAYS",
+           "a player made to Stay earlier in the deal is still dealt a card", DealToStayedPlayer),
+    _entry("actions_discarded_when_revealed", "actions", "V-ACTION-AT-ONCE",
+           "an Action card goes to the discard pile as soon as it is revealed, before it resolves",
+           ActionsDiscardedWhenRevealed),
     _entry("turns_to_the_right", "turn order", "V-DEAL-ORDER",
            "the deal and the turns go to the right of the Dealer", TurnsReversed),
     _entry("zero_may_stay", "the zero", "V-ZERO-MUST-HIT", "a player holding The Zero may Stay", ZeroMayStay),
@@ -562,8 +661,13 @@ MISREADINGS: tuple[Misreading, ...] = (
            "an Action or Modifier revealed in a Flip Four is resolved at once", Flip4ActionsAtOnce),
     _entry("flip4_numbers_only_count", "flip four", "V-FLIP4",
            "only Number cards count toward a Flip Four's four", Flip4NumbersOnlyCount),
+    _entry("held_dropped_when_target_out", "flip four", "V-STAYED-TARGET",
+           "a Flip Four's held-back cards are discarded once its target has stayed", HeldDroppedWhenTargetOut),
     _entry("swap_needs_own_card", "swap steal discard", "V-SWAP",
            "a Swap must give one of the resolver's own cards", SwapNeedsOwnCard),
+    _entry("steal_from_own_row", "swap steal discard", "V-STEAL",
+           "a Steal may take one of the resolver's own cards, which moves to the end of their row",
+           StealFromOwnRow),
     _entry("halve_rounds_up", "scoring", "V-SCORE", "a /2 rounds the halved sum up", HalveRoundsUp),
     _entry("malus_before_halve", "scoring", "V-SCORE",
            "the -N cards come off before the /2 halves the sum (the bonus is added after)", MalusBeforeHalve),
@@ -583,7 +687,13 @@ MISREADINGS: tuple[Misreading, ...] = (
            "the discard pile goes back under the deck, unshuffled, before every round", DiscardBackEachRound),
     _entry("reshuffle_takes_table_cards", "reshuffle", "V-RESHUFFLE",
            "a reshuffle puts the cards in front of the players into the new deck too", ReshuffleTakesTableCards),
+    _entry("reshuffle_at_turn_start", "reshuffle", "V-RESHUFFLE",
+           "the discard pile is reshuffled at the start of a turn when the deck is empty, not when a card is "
+           "needed", ReshuffleAtTurnStart),
     _entry("tie_to_first_seat", "game end", "V-TIE",
            "a tie for the highest total at the target goes to the lowest seat", TieToFirstSeat),
+    _entry("game_ends_on_empty_piles", "game end", "V-EMPTY-DECK",
+           "when a card is needed and the deck and the discard pile are both empty, the game ends",
+           EmptyPilesEndGame),
 )
 """Vengeance's known misreadings, in the order the diagnosis tries them."""

@@ -1,0 +1,43 @@
+"""Mutant: the game ends when a card is needed and both piles are empty, breaking V-EMPTY-DECK.
+
+When a card is needed and both the deck and the discard pile are empty, the round ends; it is scored, and the
+next round is dealt from the discard pile, reshuffled. This engine stops the whole game there: the round is
+scored, and the highest total wins.
+"""
+
+from __future__ import annotations
+
+from flip7_spec.cards import Card
+from flip7_spec.games.vengeance.engine import VengeanceGame
+from flip7_spec.protocol.server import serve
+from tests.mutants._support import VengeanceMutantAdapter, out_of_cards_end
+
+CLAUSES = {"V-EMPTY-DECK"}
+READINGS = {"game_ends_on_empty_piles"}
+
+
+class OutOfCardsGame(VengeanceGame):
+    """The reference game, ending the game when no card is left anywhere."""
+
+    out_of_cards = False
+
+    def _draw(self) -> Card | None:
+        if not self.pile and not self.discard:
+            self.out_of_cards = True  # the bug: this should end the round only
+        return super()._draw()
+
+    def _end_round(self) -> None:
+        if self.out_of_cards:
+            out_of_cards_end(self)
+        else:
+            super()._end_round()
+
+
+class Engine(VengeanceMutantAdapter):
+    """The reference, ending the game when both piles are empty."""
+
+    game_class = OutOfCardsGame
+
+
+if __name__ == "__main__":
+    serve(Engine())

@@ -1,0 +1,201 @@
+"""Mutation testing with mutmut, one package at a time: every small change mutmut makes to the package's code (an
+operator, a constant, a comparison, a dropped argument), each run against the tests that reach the changed
+function, in a temporary copy of the repository.
+
+A mutant is *killed* when a test fails (or runs past mutmut's timeout), and *survives* when every test passes:
+a place where the tests would not notice that bug. The score is killed / tested. Scores and survivors of the
+recorded runs are in docs/properties.md.
+
+Run it from the repository root, with the project's test dependencies and mutmut installed
+(``pip install mutmut``); it is slow (minutes for a small package, hours for the whole conformance package), so
+it is not part of the default test run::
+
+    python tools/mutation.py --list                       # the packages, their files and their tests
+    python tools/mutation.py simulation                   # one package: score and survivors
+    python tools/mutation.py simulation analysis --json out.json
+    python tools/mutation.py fingerprint --only 'flip7_spec.conformance.fingerprint.x__cover*'
+    python tools/mutation.py simulation --keep /tmp/mm    # keep the copy: mutmut show NAME, mutmut browse there
+
+Each package lists its own tests (the fastest selection that reaches its code); mutmut runs them once to learn
+which test reaches which function, then runs only those for each mutant. On a shared machine run it as
+``nice -n 19 python tools/mutation.py ...``. ``tools/mutation_sweep.py`` keeps the hand-written mutations that
+mutmut's operators cannot express (a rule read another way, a comparison made loose in several places at once).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class Package:
+    """What one run mutates (file globs, relative to the repository root) and the tests it runs."""
+
+    name: str
+    files: tuple[str, ...]
+    tests: tuple[str, ...]
+
+
+PACKAGES: tuple[Package, ...] = (
+    Package("simulation",
+            ("flip7_spec/simulate.py", "flip7_spec/simulate_run.py", "flip7_spec/round_stats.py",
+             "flip7_spec/intervals.py"),
+            ("tests/test_simulate_statistics.py", "tests/test_simulate_experiments.py", "tests/test_analysis.py",
+             "tests/test_engine.py", "tests/test_cli.py", "tests/test_vengeance_engine.py",
+             "tests/test_trace_format.py", "tests/test_endless.py", "tests/test_limits.py",
+             "tests/test_interrupts.py")),
+    Package("analysis", ("flip7_spec/analysis/*.py",),
+            ("tests/test_analysis.py", "tests/test_solitaire_table.py")),
+    Package("htmlreport", ("flip7_spec/htmlreport/*.py",),
+            ("tests/test_html_report.py", "tests/test_html_escaping.py", "tests/test_errored.py",
+             "tests/test_show.py")),
+    Package("fingerprint", ("flip7_spec/conformance/fingerprint.py",),
+            ("tests/test_fingerprint_cover.py", "tests/test_verdicts.py", "tests/test_fingerprint.py")),
+    Package("coverage", ("flip7_spec/conformance/coverage.py", "flip7_spec/evidence.py"),
+            ("tests/test_coverage.py", "tests/test_clause_coverage.py")),
+    Package("diagnosis", ("flip7_spec/conformance/diagnosis.py", "flip7_spec/conformance/follow.py"),
+            ("tests/test_diagnosis_promises.py", "tests/test_verdicts.py", "tests/test_diagnosis_pairs.py",
+             "tests/test_readings.py")),
+    Package("conformance", ("flip7_spec/conformance/*.py",),
+            ("tests/test_conform.py", "tests/test_conform_first_hour.py", "tests/test_verdicts.py",
+             "tests/test_fingerprint.py", "tests/test_fingerprint_cover.py", "tests/test_coverage.py",
+             "tests/test_diagnosis_promises.py", "tests/test_diagnosis_pairs.py", "tests/test_readings.py",
+             "tests/test_errored.py", "tests/test_legal_judge.py", "tests/test_scoring_hands.py",
+             "tests/test_exact_comparison.py")),
+    Package("flip7", ("flip7_spec/games/flip7/*.py",),
+            ("tests/test_engine.py", "tests/test_scoring.py", "tests/test_flip7_actions.py",
+             "tests/test_official_constants.py", "tests/test_legal_judge.py", "tests/test_misreadings.py")),
+    Package("vengeance", ("flip7_spec/games/vengeance/*.py",),
+            ("tests/test_vengeance_engine.py", "tests/test_vengeance_scoring.py", "tests/test_legal_judge.py",
+             "tests/test_misreadings.py")),
+)
+BY_NAME = {p.name: p for p in PACKAGES}
+
+COPIED = ("flip7_spec", "tests", "properties", "fixtures", "examples", "docs", "bench", "pyproject.toml", "README.md")
+KILLED = ("killed", "timeout", "caught by type check", "segfault")
+"""mutmut's verdicts that count as killed: a test failed, hung or could not even start on the mutant."""
+LEFT_OUT = ("skipped", "not checked")
+
+
+def config(package: Package, tests: list[str]) -> str:
+    """The ``[tool.mutmut]`` table of a run of ``package`` with ``tests``."""
+    return "\n".join([
+        "", "[tool.mutmut]", 'source_paths = ["flip7_spec"]',
+        f"only_mutate = {json.dumps(list(package.files))}",
+        f"pytest_add_cli_args_test_selection = {json.dumps(list(tests))}",
+        # the default run's options (no cache, no slow tests), and a fixed order: the verdicts do not depend on it
+        'pytest_add_cli_args = ["-p", "no:randomly", "-q"]',
+        f"also_copy = {json.dumps([c for c in COPIED if c not in ('flip7_spec', 'tests', 'pyproject.toml')])}",
+        "use_git_change_detection = false", "",
+    ])
+
+
+def prepare(source: Path, package: Package, folder: Path) -> None:
+    """A copy of ``source`` in ``folder`` whose pyproject.toml configures mutmut for ``package`` (with those of
+    its tests that ``source`` has)."""
+    for name in COPIED:
+        path = source / name
+        if path.is_dir():
+            shutil.copytree(path, folder / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        elif path.is_file():
+            shutil.copy2(path, folder / name)
+    tests = [t for t in package.tests if (source / t).exists()]  # an older checkout may lack some
+    with (folder / "pyproject.toml").open("a", encoding="utf-8") as out:
+        out.write(config(package, tests))
+
+
+def verdicts(folder: Path) -> dict[str, str]:
+    """Every mutant's verdict, by name (``mutmut results --all true``)."""
+    done = subprocess.run([sys.executable, "-m", "mutmut", "results", "--all", "true"], cwd=folder,
+                          capture_output=True, text=True, check=True)
+    found = (re.match(r"\s*(\S+): (.+)$", line) for line in done.stdout.splitlines())
+    return {m.group(1): m.group(2).strip() for m in found if m}
+
+
+def change(folder: Path, name: str) -> str:
+    """What mutant ``name`` changes: the removed and added lines of ``mutmut show``."""
+    shown = subprocess.run([sys.executable, "-m", "mutmut", "show", name], cwd=folder, capture_output=True,
+                           text=True, errors="replace", check=False).stdout
+    return "\n".join(line for line in shown.splitlines()
+                     if line[:1] in "+-" and not line.startswith(("+++", "---")))
+
+
+def run_package(package: Package, only: list[str], children: int, keep: Path | None) -> dict[str, object]:
+    """Run mutmut over ``package`` (only the mutants ``only`` names or matches, when given); its figures."""
+    folder = keep or Path(tempfile.mkdtemp(prefix=f"mutation-{package.name}-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    prepare(ROOT if not os.environ.get("MUTATION_SOURCE") else Path(os.environ["MUTATION_SOURCE"]), package, folder)
+    started = time.monotonic()
+    try:
+        ran = subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", str(children), *only],
+                             cwd=folder, check=False, capture_output=True, text=True, errors="replace")
+        found = verdicts(folder)
+        changes = {name: change(folder, name) for name, v in found.items() if v not in KILLED + LEFT_OUT}
+        if not found:  # mutmut stopped before the mutants: say why (a test failing on the clean copy, say)
+            print(f"{package.name}: mutmut ran no mutant:\n{(ran.stdout + ran.stderr)[-3000:]}", file=sys.stderr)
+    finally:
+        if keep is None:
+            shutil.rmtree(folder, ignore_errors=True)
+    if only:
+        found = {name: v for name, v in found.items() if v not in LEFT_OUT}
+    tested = {name: v for name, v in found.items() if v not in LEFT_OUT}
+    killed = sum(v in KILLED for v in tested.values())
+    survivors = sorted(name for name, v in tested.items() if v not in KILLED)
+    return {"package": package.name, "mutants": len(tested), "killed": killed,
+            "score": round(killed / len(tested), 4) if tested else None, "verdicts": dict(Counter(tested.values())),
+            "survivors": survivors, "changes": {name: changes.get(name, "") for name in survivors},
+            "seconds": round(time.monotonic() - started)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("packages", nargs="*", help="packages to run (default: every one, in the listed order)")
+    parser.add_argument("--list", action="store_true", help="list the packages, their files and tests")
+    parser.add_argument("--only", nargs="+", default=[], metavar="NAME",
+                        help="only these mutants (mutmut names or globs, e.g. the survivors of a run)")
+    parser.add_argument("--children", type=int, default=2, help="mutants run at once (default 2)")
+    parser.add_argument("--tests", nargs="+", metavar="PATH",
+                        help="run these tests instead of the package's (a quick look at survivors, say)")
+    parser.add_argument("--keep", type=Path, help="run in this folder and keep it (one package)")
+    parser.add_argument("--json", type=Path, help="write the figures and survivors there")
+    args = parser.parse_args(argv)
+    if args.list:
+        for package in PACKAGES:
+            print(f"{package.name}: {' '.join(package.files)}\n    tests: {' '.join(package.tests)}")
+        return 0
+    unknown = [name for name in args.packages if name not in BY_NAME]
+    if unknown:
+        parser.error(f"unknown package {', '.join(unknown)}: see --list")
+    if args.keep is not None and len(args.packages) != 1:
+        parser.error("--keep takes one package")
+    chosen = [BY_NAME[name] for name in args.packages] or list(PACKAGES)
+    if args.tests:
+        chosen = [Package(p.name, p.files, tuple(args.tests)) for p in chosen]
+    figures = []
+    for package in chosen:
+        result = run_package(package, args.only, args.children, args.keep)
+        figures.append(result)
+        score = "n/a" if result["score"] is None else f"{100 * float(str(result['score'])):.1f}%"
+        print(f"{package.name}: {result['killed']} of {result['mutants']} killed ({score}) in {result['seconds']} s")
+        for name in result["survivors"]:  # type: ignore[attr-defined]
+            print(f"  survived: {name}")
+    if args.json is not None:
+        args.json.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
