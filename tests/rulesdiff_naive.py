@@ -21,12 +21,15 @@ from flip7_spec.play import check_reachable, make_game
 from flip7_spec.rulesets import Ruleset, ruleset_from_json
 
 
-class _Need(Exception):
+class _Need(Flip7Error):
+    """A reshuffle needs an order the enumeration has not chosen yet (a Flip7Error: the machine passes it on
+    from the reshuffler as raised on purpose)."""
+
     def __init__(self, discard: list[str]) -> None:
         self.discard = discard
 
 
-class _Past(Exception):
+class _Past(Flip7Error):
     """The side passed the reshuffles allowed."""
 
 

@@ -168,7 +168,13 @@ def command(ctx: click.Context, rulesets: tuple[str, ...], left_readings: tuple[
     if out is not None:
         paths = _outputs(out)
         check_distinct([("--out (left)", paths[0]), ("--out (right)", paths[1])], input_files())
-        files = [Output.reserve(paths[0], "--out"), Output.reserve(paths[1], "--out")]
+        try:
+            for path in paths:
+                files.append(Output.reserve(path, "--out"))
+        except BaseException:
+            for output in files:
+                output.discard()
+            raise
     try:
         try:
             result = diff(sides, settings, report=line)

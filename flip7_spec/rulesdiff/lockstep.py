@@ -20,10 +20,11 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
-from typing import Any, Final, SupportsIndex, cast, overload
+from typing import Any, Final, SupportsIndex, TypeVar, cast, overload
 
 from flip7_spec.cards import Card, Kind, card
 from flip7_spec.conformance.diagnosis import REPLAY_ERRORS
+from flip7_spec.errors import Flip7Error
 from flip7_spec.events import Choice, Decision, Event
 from flip7_spec.machine import Game
 from flip7_spec.misreadings import game_class_for
@@ -31,6 +32,8 @@ from flip7_spec.play import check_reachable
 from flip7_spec.registry import definition_of
 from flip7_spec.rulesets import Ruleset
 from flip7_spec.trace.compare import Difference, differences
+
+_T = TypeVar("_T")
 
 OBSERVATIONS: Final = "observations"
 EVENTS: Final = "events"
@@ -152,6 +155,24 @@ class _Unplayable(Exception):
         self.kind = kind
 
 
+class _Carried(Flip7Error):
+    """A :class:`Stop` or :class:`_Unplayable` raised in a reshuffle, on its way out of the machine (which
+    passes on a :class:`~flip7_spec.errors.Flip7Error` from its reshuffler as raised on purpose, and turns
+    any other exception into a ChanceError); :func:`_unwrapped` raises the signal again."""
+
+    def __init__(self, signal: Stop | _Unplayable) -> None:
+        super().__init__(str(signal))
+        self.signal = signal
+
+
+def _unwrapped(call: Callable[..., _T], *args: Any) -> _T:
+    """``call(*args)``, raising again a signal a reshuffle carried out of the machine."""
+    try:
+        return call(*args)
+    except _Carried as carried:
+        raise carried.signal from None
+
+
 class _Hole(Card):
     """A deck position not chosen yet (see :class:`LazyPile`): a card to whatever looks at the deck before
     play (a game's check of its cards), never drawn."""
@@ -202,6 +223,12 @@ class Chance:
         count = [0]
 
         def reshuffle(discard: list[Card]) -> list[Card]:
+            try:
+                return order(discard)
+            except (Stop, _Unplayable) as signal:
+                raise _Carried(signal) from None
+
+        def order(discard: list[Card]) -> list[Card]:
             index = count[0]
             if self.limit is not None and index >= self.limit:
                 raise Cut(f"more than {self.limit} reshuffles")
@@ -503,7 +530,7 @@ def _play_pair(left: Ruleset, right: Ruleset, game: DiffGame, deck: Sequence[Any
         for name, ruleset in (("left", left), ("right", right)):
             try:
                 played = _start(ruleset, game, dealt, shared, name, with_events, rounds)
-                views.append(_view(played, played.start(), with_events))
+                views.append(_view(played, _unwrapped(played.start), with_events))
             except Cut as stop:
                 cut.append(stop)
                 played = None
@@ -526,7 +553,7 @@ def _play_pair(left: Ruleset, right: Ruleset, game: DiffGame, deck: Sequence[Any
             views = []
             for name, played in (("left", a), ("right", b)):
                 try:
-                    views.append(_view(played, played.apply(choice), with_events))
+                    views.append(_view(played, _unwrapped(played.apply, choice), with_events))
                 except Cut as stop:
                     cut.append(stop)
                 except REPLAY_ERRORS as error:

@@ -11,7 +11,8 @@ from typing import Any
 
 from flip7_spec.cards import Kind, card
 from flip7_spec.clauses import CLAUSES
-from flip7_spec.errors import RulesetError
+from flip7_spec.errors import LimitError, RulesetError
+from flip7_spec.limits import check_ruleset
 from flip7_spec.misreadings import catalogue, misreading, option_deviation, split_deviation
 from flip7_spec.rulesets import Ruleset
 
@@ -52,7 +53,8 @@ def with_readings(ruleset: Ruleset, readings: Sequence[str], where: str) -> Rule
 
     An option already read among the ruleset's deviations (a fingerprint's) is read there again, so that the
     new value wins; any other becomes the ruleset's option value. Raises :class:`RulesetError` naming
-    ``where`` for an unknown option or misreading or a value the option does not take."""
+    ``where`` for an unknown option or misreading or a value the option does not take, and
+    :class:`LimitError` for a value over the limits of a ruleset (a target score of 10,001, say)."""
     for text in readings:
         parsed = parse_reading(text)
         try:
@@ -62,13 +64,13 @@ def with_readings(ruleset: Ruleset, readings: Sequence[str], where: str) -> Rule
                     ruleset = replace(ruleset, deviations=(*ruleset.deviations, text))
                 continue
             name, value = parsed
+            changed = check_ruleset(ruleset.with_options(**{name: value}))  # the value checked, limits too
             if any((split_deviation(d) or ("",))[0] == name for d in ruleset.deviations):
-                ruleset.with_options(**{name: value})  # checked
                 ruleset = replace(ruleset, deviations=(*ruleset.deviations, option_deviation(name, value)))
             else:
-                ruleset = ruleset.with_options(**{name: value})
-        except RulesetError as error:
-            raise RulesetError(f"{where} {text!r}: {error}") from None
+                ruleset = changed
+        except (RulesetError, LimitError) as error:
+            raise type(error)(f"{where} {text!r}: {error}") from None
     return ruleset
 
 
