@@ -14,7 +14,7 @@ import statistics
 import time
 from typing import Any
 
-from bench.support import note, report
+from bench.support import Durations, note, report
 from flip7_spec.registry import game_definition, game_names
 from flip7_spec.rulesdiff.every import diff_reading, readings_of
 from flip7_spec.rulesdiff.readings_doc import doc_settings
@@ -22,7 +22,7 @@ from flip7_spec.rulesets import preset
 
 
 def test_diffing_each_reading_against_the_official_rules(benchmark: Any) -> None:
-    timings: dict[str, list[tuple[float, float, str, bool, int]]] = {}
+    timings: dict[str, list[tuple[float, float, str, bool, int]]] = {}  # wall, CPU, reading, told apart, games
 
     def every_game() -> None:
         for name in game_names():
@@ -40,11 +40,11 @@ def test_diffing_each_reading_against_the_official_rules(benchmark: Any) -> None
         cpus = [r[1] for r in rows]
         worst = max(rows, key=lambda r: r[1])
         found = sum(r[3] for r in rows)
-        figure = report(benchmark, f"diff one {name} reading (cpu s)", "runs", 1, cpus, in_process=True,
-                        readings=len(rows), found=found, median_cpu=round(statistics.median(cpus), 2),
-                        worst_cpu=round(worst[1], 2), worst_reading=worst[2],
-                        median_games=int(statistics.median(r[4] for r in rows)))
+        figure = report(benchmark, f"diff every {name} reading", "readings", len(rows),
+                        Durations([sum(walls)], [sum(cpus)]), readings=len(rows), found=found,
+                        median_cpu=round(statistics.median(cpus), 2), worst_cpu=round(worst[1], 2),
+                        worst_reading=worst[2], median_games=int(statistics.median(r[4] for r in rows)))
         note(f"{name}: {len(rows)} readings diffed against {preset(game_definition(name).presets[0][0]).name}, "
              f"{found} told apart: median {statistics.median(cpus):.2f} s CPU ({statistics.median(walls):.2f} s "
              f"wall), worst {worst[1]:.2f} s CPU ({worst[2]}), all {sum(cpus):.1f} s CPU")
-        assert figure.count == 1 and len(rows) == len(readings_of(preset(game_definition(name).presets[0][0])))
+        assert figure.count == len(rows) == len(readings_of(preset(game_definition(name).presets[0][0])))
