@@ -452,11 +452,10 @@ def compile_source(root: Path, path: Path) -> Compiled:
     where = _where(root, path)
     played = play_source(source, where)
     check_expectations(source, played, where)
-    trace = played.trace(description=source.description, clauses=source.clauses)
     provenance: dict[str, Any] = {"generator": GENERATOR, "source": path.relative_to(root).as_posix()}
     if source.finish is not None:
         provenance["finish"] = f"{source.finish} {FINISH_POLICIES[source.finish]}"
-    trace["header"]["provenance"] = provenance
+    trace = played.trace(description=source.description, clauses=source.clauses, provenance=provenance)
     return Compiled(source, compiled_path(root, path), trace, dumps_document(trace))
 
 

@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 from typing import Any
 
-from flip7_spec.cards import Card
+from flip7_spec.cards import Card, CardType, Kind, register_card_types, unregister_card_types
 from flip7_spec.clauses import Clause, register, unregister
 from flip7_spec.errors import RulesetError
 from flip7_spec.events import Choice, Decision, Status
@@ -130,8 +131,10 @@ class GameDefinition:
     """The game's catalogue of known misreadings (:mod:`flip7_spec.misreadings`), tried by the diagnosis."""
     clause_witness: Callable[[Evidence], Iterable[str]] = field(default=_no_witness)
     """The clauses a played game shows applied beyond its events' own clauses (see :mod:`flip7_spec.evidence`)."""
-    clause_cards: Mapping[str, frozenset[str]] = field(default_factory=dict)
-    """For a clause about particular cards, those cards (any one will do): a deck without them cannot reach it."""
+    cards: Sequence[CardType] = ()
+    """The game's cards (every card of its official decks, :class:`~flip7_spec.cards.CardType`): registering
+    the game teaches the card reader its own card texts; the pages, the steering, the strategies and the
+    coverage read the rest from here instead of listing card texts again."""
     legal_options: Callable[[Any, Mapping[str, Any]], list[Choice] | None] = field(default=_no_legal_options)
     """The game's judge of legal choices: given a ruleset and a canonical observation, the choices the rules
     allow for its pending decision, in the canonical order, or None when the observation alone does not say
@@ -142,23 +145,69 @@ class GameDefinition:
         """The clause of this game that plays ``role``."""
         return self.roles[role]
 
+    @cached_property
+    def card_types(self) -> Mapping[str, CardType]:
+        """The game's cards by canonical text."""
+        return {listed.text: listed for listed in self.cards}
+
+    def card_type(self, text: str) -> CardType | None:
+        """The game's card written ``text`` (canonical), or None when the game does not list it (a card of
+        the shared notation that only a ruleset file's deck holds, say)."""
+        return self.card_types.get(text)
+
+    @cached_property
+    def clause_cards(self) -> Mapping[str, frozenset[str]]:
+        """For a clause about particular cards, those cards (any one will do): a deck without them cannot
+        reach it (each card's :attr:`~flip7_spec.cards.CardType.clauses`)."""
+        found: dict[str, set[str]] = {}
+        for listed in self.cards:
+            for clause_id in listed.clauses:
+                found.setdefault(clause_id, set()).add(listed.text)
+        return {clause_id: frozenset(texts) for clause_id, texts in found.items()}
+
+    @cached_property
+    def card_kinds(self) -> frozenset[Kind]:
+        """The kinds of the game's cards."""
+        return frozenset(listed.kind for listed in self.cards)
+
+    def has_cards(self, texts: Iterable[str]) -> bool:
+        """Whether the game lists every card of ``texts``."""
+        return all(text in self.card_types for text in texts)
+
+    @cached_property
+    def plain_numbers(self) -> bool:
+        """Whether every Number card of the game is a plain one (no Number with an effect of its own: two
+        Numbers of one value are then alike)."""
+        return all(listed.special is None for listed in self.cards if listed.kind is Kind.NUMBER)
+
 
 _GAMES: dict[str, GameDefinition] = {}
+_REVISION: list[int] = [0]
+
+
+def revision() -> int:
+    """A number that changes whenever a game is registered or removed (what depends on the registered games
+    and their cards, such as the schemas' card texts, is cached by it)."""
+    return _REVISION[0]
 
 
 def register_game(definition: GameDefinition) -> GameDefinition:
-    """Register a game: its clauses, its presets and its definition. Raises :class:`RulesetError` when a game
-    of that name is registered already, and ``ValueError`` when a role is left without a clause."""
+    """Register a game: its cards, its clauses, its presets and its definition. Raises :class:`RulesetError`
+    when a game of that name is registered already, ``ValueError`` when a role is left without a clause, and
+    :class:`~flip7_spec.errors.CardError` when one of its cards clashes with a card the reader knows (another
+    card of that text, an alias read as another card), registering nothing."""
     if definition.name in _GAMES:
         raise RulesetError(f"game {definition.name!r} is registered twice")
     missing = [role.value for role in Role if role not in definition.roles]
     if missing:
         raise ValueError(f"game {definition.name}: no clause for the roles {', '.join(missing)}")
+    register_card_types(definition.name, definition.cards)
     register(definition.clauses)
     register_misreadings(definition.name, definition.misreadings)
     for index, (name, build) in enumerate(definition.presets):
         register_preset(name, build, default=definition.default_preset and index == 0)
     _GAMES[definition.name] = definition
+    _REVISION[0] += 1
     return definition
 
 
@@ -170,6 +219,8 @@ def unregister_game(name: str) -> None:
     unregister(c.id for c in definition.clauses)
     unregister_misreadings(name)
     unregister_presets(preset for preset, _ in definition.presets)
+    unregister_card_types(name)
+    _REVISION[0] += 1
 
 
 def game_definition(name: str) -> GameDefinition:

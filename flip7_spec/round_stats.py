@@ -37,7 +37,7 @@ class SeatTally:
         self.flip7s += other.flip7s
 
 
-Outcome = tuple[int, int, bool, bool]
+RoundOutcome = tuple[int, int, bool, bool]
 """One seat's round: the points banked, the cards in front of the player, whether they busted, whether the
 round ended on their Flip 7."""
 
@@ -54,7 +54,7 @@ class RoundStats:
 
     players: int
     rounds: int = 0
-    outcomes: list[Counter[Outcome]] = field(default_factory=list)
+    outcomes: list[Counter[RoundOutcome]] = field(default_factory=list)
     round_points: Moments = field(default_factory=Moments)
     round_busts: Moments = field(default_factory=Moments)
     round_flip7s: Moments = field(default_factory=Moments)
@@ -125,7 +125,7 @@ class RoundStats:
         }
 
 
-def _tally(outcomes: Counter[Outcome]) -> SeatTally:
+def _tally(outcomes: Counter[RoundOutcome]) -> SeatTally:
     """A seat's tally from its outcomes: sums of whole numbers, so exactly what adding them round by round
     gives."""
     tally = SeatTally()
@@ -141,7 +141,7 @@ def _tally(outcomes: Counter[Outcome]) -> SeatTally:
     return tally
 
 
-def _seen(outcomes: list[Counter[Outcome]], part: int) -> Counter[int]:
+def _seen(outcomes: list[Counter[RoundOutcome]], part: int) -> Counter[int]:
     """Player-rounds by one part of the outcome (0: points, 1: cards), over every seat."""
     seen: Counter[int] = Counter()
     for counts in outcomes:

@@ -20,6 +20,7 @@ from flip7_spec.analysis import (
     seven_distinct_probability,
     solitaire,
     solitaire_deck,
+    solitaire_ruleset,
     stay_at,
     stay_with_cards,
     threshold_table,
@@ -134,8 +135,13 @@ def test_the_reference_engine_matches_the_seven_distinct_probability() -> None:
 def test_cards_with_effects_the_program_does_not_follow_are_refused() -> None:
     with pytest.raises(AnalysisError, match="FLIP3"):
         solitaire_deck(preset("flip7"), blanks={"FREEZE", "CHANCE"})
-    with pytest.raises(AnalysisError, match="base game only"):
+    # Vengeance's own cards have effects the program does not follow: its -N and /2, its special Numbers
+    with pytest.raises(AnalysisError, match="card -10 has effects"):
         solitaire_deck(preset("vengeance"))
+    with pytest.raises(AnalysisError, match="card L13 has effects"):
+        solitaire_deck(preset("vengeance"), blanks={"-2", "-4", "-6", "-8", "-10", "/2"}, numbers_only=True)
+    with pytest.raises(AnalysisError, match="vengeance has no xN card"):
+        solitaire_ruleset(preset("vengeance"))
     with pytest.raises(AnalysisError, match="expected 'score' or 'numbers'"):
         stay_at(20, on="cards")
 

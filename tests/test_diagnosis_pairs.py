@@ -53,15 +53,15 @@ def results() -> list:  # type: ignore[type-arg]
 @pytest.mark.clause("F7-FLIP7-BONUS", "F7-FLIP7-OTHERS-BANK")
 def test_a_divergence_two_readings_explain_together_names_both(results: list) -> None:  # type: ignore[type-arg]
     failures = [r for r in results if r.outcome == FAIL]
-    paired = [r for r in failures if any(c.get("together") for c in r.extra.get("causes", []))]
+    paired = [r for r in failures if any(c.together for c in r.causes or ())]
     assert paired, [r.message for r in failures]
     for result in paired:
-        first_step = result.extra["causes"][0]["step"]
-        at_that_step = {c["reading"] for c in result.extra["causes"] if c["step"] == first_step}
-        assert at_that_step == PAIR, result.extra["causes"]
+        first_step = result.causes[0].step
+        at_that_step = {c.reading for c in result.causes if c.step == first_step}
+        assert at_that_step == PAIR, result.causes
         assert "together with" in result.message
     # nothing is left unexplained, and nothing else is named
-    named = {c.get("reading") for r in failures for c in r.extra.get("causes", [])}
+    named = {c.reading for r in failures for c in r.causes or ()}
     assert named <= PAIR | {None} and None not in named, named
 
 
@@ -110,10 +110,10 @@ def test_a_pair_whose_second_reading_shows_only_after_the_first_is_found(monkeyp
     case = later_pair_case()
     result = run_case(engine, case, engine.hello())[0]
     assert result.outcome == FAIL
-    first_step = result.extra["causes"][0]["step"]
-    at_first = {c["reading"] for c in result.extra["causes"] if c["step"] == first_step}
-    assert at_first == set(LATER), result.extra["causes"]
+    first_step = result.causes[0].step
+    at_first = {c.reading for c in result.causes if c.step == first_step}
+    assert at_first == set(LATER), result.causes
     # the second reading alone does not change that step: only the search past the moving readings finds it
     monkeypatch.setattr(diagnosis, "LATER_PAIRS", 0)
     without = run_case(engine, case, engine.hello())[0]
-    assert {c["reading"] for c in without.extra["causes"] if c["step"] == first_step} != set(LATER)
+    assert {c.reading for c in without.causes or () if c.step == first_step} != set(LATER)

@@ -15,7 +15,7 @@ from flip7_spec.conformance.diagnosis import alternatives, diagnose_score, diagn
 from flip7_spec.conformance.runner import _projection
 from flip7_spec.rulesets import Ruleset, preset
 from flip7_spec.trace.compare import canonical
-from flip7_spec.trace.record import trace_choices, trace_reshuffles
+from flip7_spec.trace.document import Table
 
 FLIP7 = preset("flip7")
 PROJECT = _projection(None)  # a game case's comparison: every observation whole, the legal choices left out
@@ -26,7 +26,7 @@ class Played:
     """The reference's observations of one generated game under ``reading``, and where they first differ from
     the reference's own (``divergence``)."""
 
-    header: dict[str, Any]
+    table: Table
     reshuffles: list[list[str]]
     choices: list[Any]
     reading: str
@@ -40,20 +40,20 @@ def played_under(readings: tuple[str, ...], games: int = 4) -> Iterator[Played]:
     for case in generated_cases([FLIP7], [3, 4], games, "0"):
         if case.level != "game" or case.trace is None:
             continue
-        header, choices = case.trace["header"], trace_choices(case.trace)
-        reshuffles = trace_reshuffles(case.trace)
-        own = reference_observations(FLIP7, header, reshuffles, choices, len(choices) + 1)
+        table, choices = case.document.table, case.document.choices
+        reshuffles = [list(order) for order in case.document.reshuffles]
+        own = reference_observations(FLIP7, table, reshuffles, choices, len(choices) + 1)
         for reading in readings:
-            found = reference_observations(replace(FLIP7, deviations=(reading,)), header, reshuffles, choices,
+            found = reference_observations(replace(FLIP7, deviations=(reading,)), table, reshuffles, choices,
                                            len(choices) + 1)
             divergence = next((k for k in range(min(len(found), len(own)))
                                if canonical(PROJECT(k, found[k])) != canonical(PROJECT(k, own[k]))), None)
             if divergence is not None and divergence >= 2:
-                yield Played(header, reshuffles, choices, reading, found, divergence)
+                yield Played(table, reshuffles, choices, reading, found, divergence)
 
 
 def reproduces_through(ruleset: Ruleset, played: Played, found: list[Any], upto: int) -> bool:
-    seen = reference_observations(ruleset, played.header, played.reshuffles, played.choices, upto + 1)
+    seen = reference_observations(ruleset, played.table, played.reshuffles, played.choices, upto + 1)
     return len(seen) == upto + 1 and all(canonical(PROJECT(k, seen[k])) == canonical(PROJECT(k, found[k]))
                                          for k in range(upto + 1))
 
@@ -71,12 +71,12 @@ def test_a_diagnosed_reading_reproduces_every_step_up_to_the_divergence() -> Non
     tried = 0
     for played in played_under(("dealer_fixed", "turns_to_the_right")):
         at = played.divergence
-        named = diagnoses(FLIP7, played.header, played.reshuffles, played.choices, played.found, at, PROJECT)
+        named = diagnoses(FLIP7, played.table, played.reshuffles, played.choices, played.found, at, PROJECT)
         assert played.reading in [d.reading for d in named]  # the engine as it played: found
         for earlier in (0, at // 2, at - 1):
             found = list(played.found)
             found[earlier] = miscounted(found[earlier])
-            named = diagnoses(FLIP7, played.header, played.reshuffles, played.choices, found, at, PROJECT)
+            named = diagnoses(FLIP7, played.table, played.reshuffles, played.choices, found, at, PROJECT)
             for diagnosis in named:
                 assert diagnosis.ruleset is not None
                 assert reproduces_through(diagnosis.ruleset, played, found, at), (diagnosis.reading, earlier)

@@ -137,8 +137,8 @@ def test_an_errored_scoring_case_carries_its_hand_and_ruleset() -> None:
     case = Case("scoring:flip7:official-x2", Level.SCORING, preset("flip7"), hand=["3", "11", "x2"], busted=False)
     result = only(run_case(NoScores(), case, NoScores().hello()))
     assert result.outcome == ERRORED and result.message == "RuntimeError: scores are not implemented"
-    assert result.extra["hand"] == ["3", "11", "x2"] and result.extra["busted"] is False
-    assert result.extra["ruleset"] == preset("flip7").for_engine().to_json()
+    assert result.hand == ("3", "11", "x2") and result.busted is False
+    assert result.ruleset == preset("flip7").for_engine().to_json()
     assert result.step is None and result.where is None
 
 
@@ -207,7 +207,7 @@ def test_a_reshuffle_the_engine_cannot_make_fails_with_the_reshuffle_reading(mod
         return
     assert result.outcome == FAIL, result.message
     assert result.clause == "F7-RESHUFFLE-EMPTIED"
-    assert result.extra["diagnosis"]["reading"] == 'reshuffle_moment="when_emptied"'
+    assert result.diagnosis is not None and result.diagnosis.reading == 'reshuffle_moment="when_emptied"'
     if mode == "structured":
         # the fixture's first reshuffle order is the one that does not fit the engine's earlier discard pile
         assert result.found["problem"] == "not_a_permutation" and result.found["index"] == 0

@@ -18,6 +18,7 @@ from flip7_spec.conformance.fingerprint import Fingerprint, fingerprint_text, fi
 from flip7_spec.conformance.runner import CaseResult
 from flip7_spec.errors import Flip7Error
 from flip7_spec.misreadings import split_deviation
+from flip7_spec.results import Explanation
 from flip7_spec.rulesets import load_ruleset, preset
 
 FLIP7 = preset("flip7")
@@ -37,7 +38,7 @@ def option_of(reading: str) -> str | None:
 
 def failure(number: int, causes: list[dict[str, Any]]) -> CaseResult:
     return CaseResult(f"game:flip7/seed=p/game={number}/players=3", "game", FAIL,
-                      extra={"causes": causes, "base": "flip7"})
+                      causes=tuple(Explanation.from_json(c) for c in causes), base="flip7")
 
 
 @st.composite

@@ -162,7 +162,8 @@ def test_an_engine_with_a_reading_fails_with_its_clause_unless_it_declares_it(
     failed = [r for r in results if r.outcome == "fail"]
     assert failed, "the fixtures show the deal turn of a player who holds Flip Three cards"
     assert {r.clause for r in failed} == {"F7-DEAL-ANYWAY"}
-    assert all(r.extra["diagnosis"]["reading"] == 'deal_after_flip3_cards="deal_anyway"' for r in failed)
+    assert all(r.diagnosis is not None and r.diagnosis.reading == 'deal_after_flip3_cards="deal_anyway"'
+               for r in failed)
     _, declared, _ = run(EngineSpec(python="reading_engines:DealsAnywayDeclared"), replace(corpus, games=8))
     assert not [r for r in declared if r.outcome == "fail"]
     # the generated games play the declared reading, the fixtures of the official one are skipped

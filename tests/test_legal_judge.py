@@ -13,13 +13,14 @@ from typing import Any
 
 import pytest
 
-from flip7_spec.cards import Card, Kind
+from flip7_spec.cards import Card
 from flip7_spec.conformance import FAIL, PASS
 from flip7_spec.conformance import diagnosis as diagnosis_module
 from flip7_spec.conformance.cases import Case, generated_game
 from flip7_spec.conformance.legality import first_illegal_offer, judge
 from flip7_spec.conformance.runner import CaseResult, run_case
 from flip7_spec.events import Decision, DecisionKind
+from flip7_spec.games.vengeance.cards import STEAL
 from flip7_spec.games.vengeance.engine import Steal, VengeanceGame
 from flip7_spec.protocol import Level
 from flip7_spec.registry import definition_of, game_definition
@@ -223,7 +224,7 @@ class EarlyDiscardOwnStealGame(EarlyDiscardGame):
     """:class:`EarlyDiscardGame`, whose Steals also offer the resolver's own cards."""
 
     def _resolve_revealed(self, seat: int, revealed: Card) -> None:
-        if revealed.kind is Kind.STEAL:
+        if revealed.kind is STEAL:
             self._take_from_play(revealed)
             self.discard.append(revealed)
             self.stack.append(OwnCardSteal(revealed, seat))
@@ -337,13 +338,14 @@ def test_an_illegal_steal_is_found_past_an_earlier_divergence(known: bool) -> No
         # legal failure naming the Steal's clause: the resolver's own cards are offered, the rules allow none
         assert legal is not None and legal.outcome == FAIL, legal
         if known:  # the diagnosis names the Steal's reading (with the early discard it plays beside it)
-            named = {legal.extra["diagnosis"]["reading"], *legal.extra["diagnosis"].get("together", ())}
-            assert "steal_from_own_row" in named, legal.extra["diagnosis"]
+            assert legal.diagnosis is not None
+            named = {legal.diagnosis.reading, *legal.diagnosis.together}
+            assert "steal_from_own_row" in named, legal.diagnosis
         else:  # no known reading explains the engine, yet the clause is sure
-            assert legal.clause == "V-STEAL" and legal.extra["blame"] == "rules", legal.to_json()
+            assert legal.clause == "V-STEAL" and legal.blame == "rules", legal.to_json()
         assert legal.decisions <= steal and legal.where is not None
         assert legal.where.endswith(".observation.pending.options")
-        resolver = legal.extra["found_observation"]["pending"]["player"]
+        resolver = legal.found_observation["pending"]["player"]
         assert all(r["player"] != resolver for r in legal.expected)
         assert any(r["player"] == resolver for r in legal.found)
         beyond += action < legal.decisions

@@ -333,8 +333,7 @@ def test_mutant_never_errors(name: str, sessions: Callable[[str], tuple[Results,
 def readings_of(result: CaseResult) -> set[str]:
     """The readings the diagnosis named for a failure (every cause it followed, or the one diagnosis), with
     the readings each cause fits as well."""
-    causes = result.extra.get("causes") or ([result.extra["diagnosis"]] if "diagnosis" in result.extra else [])
-    return {str(r) for cause in causes for r in (cause.get("reading"), *cause.get("also", ())) if r is not None}
+    return {str(r) for cause in result.readings() for r in (cause.reading, *cause.also) if r is not None}
 
 
 @pytest.mark.parametrize("name", MUTANTS)

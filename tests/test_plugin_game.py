@@ -4,19 +4,25 @@ machine as the built-in games, with no change to the core (tests/toy_game.py).""
 from __future__ import annotations
 
 import random
+import re
 import sys
 from pathlib import Path
 
 import pytest
 
+import flip7_spec
 from flip7_spec import new_game, preset, preset_names
+from flip7_spec.cards import card, card_type, named_card_texts
 from flip7_spec.clauses import clauses_for
 from flip7_spec.conformance.session import Corpus, EngineSpec, run
+from flip7_spec.errors import CardError
 from flip7_spec.policies import threshold_policy
-from flip7_spec.registry import game_names
+from flip7_spec.registry import game_definition, game_names
 from flip7_spec.trace.record import record_choices
 from flip7_spec.trace.replay import CONFORM, DIVERGE, replay
+from flip7_spec.trace.schema import load_schema
 from tests import toy_game
+from tests import toy_game as toy_game_module
 
 TOY = Path(toy_game.__file__).resolve()
 
@@ -121,3 +127,43 @@ def test_a_broken_toy_engine_is_caught_with_a_toy_clause(toy_game: str, tmp_path
     _, results, _ = run(EngineSpec(command=f"{sys.executable} {engine}"), corpus)
     failed = [r for r in results if r.outcome == "fail"]
     assert failed and all(r.clause is not None and r.clause.startswith("TOY-") for r in failed)
+
+
+def test_the_toys_own_card_kind_is_read_played_and_validated(toy_game: str) -> None:
+    # [TOY-TAG] a card of a kind of its own: the toy lists it, and the reader, the schema and the machine take it
+    tag = card("tag!")
+    assert tag is card("TAG") and tag.kind is toy_game_module.TAG and tag.is_action and not tag.is_number
+    assert card_type("TAG") is toy_game_module.TOY_CARDS[-1]
+    assert re.fullmatch(load_schema()["$defs"]["card"]["pattern"], "TAG")
+    assert game_definition(toy_game).clause_cards["TOY-TAG"] == {"TAG"}
+    ruleset = preset(toy_game)
+    rest = [c.text for c in ruleset.deck_cards(2)]
+    for text in ("TAG", "TAG", "1", "2"):
+        rest.remove(text)
+    # seat 1 must Hit: it reveals a Tag, keeps it, and draws again at once: another Tag, then the 1
+    deck = ["TAG", "TAG", "1", "2", *rest]
+    game, events = new_game(ruleset, 2, deck)
+    draws = [(e.player, e.card, e.get("via"), e.clause) for e in events if e.kind == "draw"]
+    assert draws == [(1, "TAG", "hit", "TOY-TURN"), (1, "TAG", "tag", "TOY-TAG"), (1, "1", "tag", "TOY-TAG"),
+                     (0, "2", "hit", "TOY-TURN")]  # then seat 0, with nothing in front of it, must Hit
+    assert game.observation()["players"][1]["cards"] == ["TAG", "TAG", "1"]
+    game.apply("stay")
+    assert game.round_score(1) == 1  # a Tag scores nothing: the sum of the Numbers
+    trace = record_choices(ruleset, 2, 0, deck, ["stay"], [])
+    assert trace["header"]["deck"][:2] == ["TAG", "TAG"] and replay(trace).status == CONFORM
+
+
+def test_the_toys_own_card_leaves_with_the_toy() -> None:
+    toy_game_module.register()
+    assert card("TAG").kind is toy_game_module.TAG
+    toy_game_module.unregister()
+    with pytest.raises(CardError, match="unknown card 'TAG'"):
+        card("TAG")
+    assert "TAG" not in named_card_texts() and not re.fullmatch(load_schema()["$defs"]["card"]["pattern"], "TAG")
+    assert card("FREEZE").kind is toy_game_module.FREEZE  # the base game's card it shared stays
+
+
+def test_the_core_names_no_card_of_the_toy() -> None:
+    # a card of a kind of its own took no edit outside the toy's file
+    package = Path(flip7_spec.__file__).resolve().parent
+    assert not [p for p in package.rglob("*.py") if re.search(r"\bTAG\b|\"tag\"", p.read_text(encoding="utf-8"))]

@@ -13,7 +13,7 @@ import pytest
 from flip7_spec.errors import ChanceError
 from flip7_spec.protocol.adapter import EngineFailure, ReferenceAdapter
 from flip7_spec.protocol.bridge import Ask, AskFunction, CallbackBridge
-from flip7_spec.protocol.callback_adapter import CallbackAdapter, GameSetup
+from flip7_spec.protocol.callback_adapter import CallbackAdapter, StartRequest
 from flip7_spec.protocol.census import Census
 from flip7_spec.protocol.main import run_adapter
 from flip7_spec.protocol.schema import message_errors
@@ -84,7 +84,7 @@ def test_a_reshuffle_problem_in_the_loop_reaches_the_reply_as_its_structured_fie
         def score(self, ruleset: dict[str, Any], hand: Any, busted: bool) -> int:
             return 0
 
-        def play(self, setup: GameSetup, ask: AskFunction) -> None:
+        def play(self, setup: StartRequest, ask: AskFunction) -> None:
             ask(Ask(0, "hit_or_stay", ["hit", "stay"]))
             raise ChanceError("a reshuffle is needed and no order is left", reshuffle=problem)
 

@@ -17,7 +17,7 @@ import pytest
 
 from flip7_spec import cards, load_ruleset, preset, preset_names, round_score
 from flip7_spec.conformance import scoring_hands
-from flip7_spec.conformance.scoring_hands import CACHE_VARIABLE, Hand, hands_for, ruleset_hash, shipped_path
+from flip7_spec.conformance.scoring_hands import CACHE_VARIABLE, ScoringHand, hands_for, ruleset_hash, shipped_path
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -54,7 +54,7 @@ def test_a_custom_ruleset_is_searched_once_then_read_from_the_cache(monkeypatch:
     custom = load_ruleset(str(Path(__file__).resolve().parents[1] / "fixtures" / "rulesets" /
                               "seed-003-modifiers.toml"))
     calls: list[str] = []
-    made = Hand("MR-TEST", "a test misreading", "F7-SCORE", ("3", "x2"), False, 6)
+    made = ScoringHand("MR-TEST", "a test misreading", "F7-SCORE", ("3", "x2"), False, 6)
     monkeypatch.setattr(scoring_hands, "search", lambda ruleset: calls.append(ruleset.name) or [made])
     assert hands_for(custom) == (made,)
     files = list(tmp_path.rglob("*.json"))
@@ -94,7 +94,7 @@ def test_regenerate_check_reports_a_stale_file_and_writes_nothing(monkeypatch: p
 # ---- the cache cannot lie ---------------------------------------------------------------------------------
 
 CUSTOM = Path(__file__).resolve().parents[1] / "fixtures" / "rulesets" / "seed-003-modifiers.toml"
-MADE = Hand("MR-TEST", "a test misreading", "F7-SCORE", ("3", "x2"), False, 6)
+MADE = ScoringHand("MR-TEST", "a test misreading", "F7-SCORE", ("3", "x2"), False, 6)
 
 
 @pytest.fixture
@@ -164,7 +164,7 @@ def test_a_search_that_did_not_finish_is_used_once_and_never_cached(
         monkeypatch: pytest.MonkeyPatch, cache: Path, capsys: pytest.CaptureFixture[str]) -> None:
     custom = load_ruleset(str(CUSTOM))
 
-    def cut_short(ruleset: object) -> list[Hand]:
+    def cut_short(ruleset: object) -> list[ScoringHand]:
         raise scoring_hands.IncompleteSearch("the search did not finish (z3 timed out)")
 
     monkeypatch.setattr(scoring_hands, "search", cut_short)
@@ -237,12 +237,12 @@ def test_a_search_interrupted_at_any_moment_is_reported_and_rebuilt_complete(tmp
             assert process.returncode in (0, 1), err
         if entry.exists():  # written only by a search that ran to its end
             kept = json.loads(entry.read_text(encoding="utf-8"))
-            assert kept["complete"] is True and [Hand.from_json(h) for h in kept["hands"]] == list(complete)
+            assert kept["complete"] is True and [ScoringHand.from_json(h) for h in kept["hands"]] == list(complete)
     assert interrupted >= 2, "the signals came too late to interrupt the search"
     done = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode in (0, 1), done.stderr
     kept = json.loads(entry.read_text(encoding="utf-8"))
-    assert [Hand.from_json(h) for h in kept["hands"]] == list(complete)
+    assert [ScoringHand.from_json(h) for h in kept["hands"]] == list(complete)
     report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     ran = {r["case_id"].rpartition(":")[2] for r in report["results"] if r["case_id"].startswith("scoring:")}
     assert {h.id for h in complete} <= ran, ran  # the corpus is complete: every distinguishing hand ran

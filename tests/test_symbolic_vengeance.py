@@ -17,10 +17,11 @@ from typing import Any
 import pytest
 import z3  # type: ignore[import-untyped, unused-ignore]
 
-from flip7_spec.cards import Card, Kind, Special, cards
+from flip7_spec.cards import Card, Kind, cards
 from flip7_spec.clauses import CLAUSES
 from flip7_spec.conformance.cases import scoring_cases
 from flip7_spec.errors import CardError
+from flip7_spec.games.vengeance.cards import Special
 from flip7_spec.games.vengeance.ruleset import VengeanceRuleset
 from flip7_spec.games.vengeance.symbolic.misreadings import (
     Reading,

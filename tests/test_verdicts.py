@@ -6,6 +6,7 @@ run, and a divergence no known reading explains hides no other deviation.
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from flip7_spec.conformance.follow import Support
 from flip7_spec.conformance.runner import CaseResult, none_of_the_readings, reproduces_case
 from flip7_spec.conformance.session import Corpus, EngineSpec, run
 from flip7_spec.protocol.adapter import ReferenceAdapter
+from flip7_spec.results import Explanation, ReadingEvidence
 from flip7_spec.rulesets import load_ruleset, preset
 from tests.mutants._support import MutantAdapter
 from tests.mutants.dealer_fixed import FixedDealerGame
@@ -67,7 +69,7 @@ def test_a_slip_in_the_final_observation_names_no_reading_of_confidence_h(
     assert high, "a misreading fits the slipped field at that one step (the case this test is about)"
     assert not [c for c in high if confirmed(c)], [c["text"] for c in high if confirmed(c)]
     assert all(c["text"].startswith("possibly: ") for c in high)
-    assert all(r.extra.get("blame") != "diagnosed" for r in failures)
+    assert all(r.blame != "diagnosed" for r in failures)
     assert not fingerprints(results, passed), "a reading nothing confirms is not a fingerprint"
 
 
@@ -95,7 +97,8 @@ def _claimed(reading: str, base: str = "flip7") -> CaseResult:
     """A failure whose one cause, confirmed, is ``reading``."""
     cause = {"reading": reading, "clause": "F7-DEALER-ROTATION", "confidence": "H", "text": reading,
              "step": 3, "evidence": {"confirmed": True}}
-    return CaseResult("game:flip7/seed=x/game=0/players=3", "game", FAIL, extra={"causes": [cause], "base": base})
+    return CaseResult("game:flip7/seed=x/game=0/players=3", "game", FAIL, causes=(Explanation.from_json(cause),),
+                      base=base)
 
 
 def test_a_fingerprint_reading_that_fails_passed_cases_is_dropped() -> None:
@@ -115,7 +118,8 @@ def test_a_fingerprint_reading_that_fails_passed_cases_is_dropped() -> None:
 
 def test_possible_readings_do_not_enter_the_fingerprint() -> None:
     result = _claimed("dealer_fixed")
-    result.extra["causes"][0]["evidence"] = {"confirmed": False}
+    assert result.causes is not None
+    result.causes = (replace(result.causes[0], evidence=ReadingEvidence(False, 0, 0, None, False)),)
     assert fingerprints([result]) == {}
 
 

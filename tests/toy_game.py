@@ -1,12 +1,16 @@
 """A toy third game, defined entirely outside the package, to show that a game is a plug-in.
 
-"Freeze Tag": Numbers 1 to 6, two copies each, and two Freeze cards. No deal: players take turns to Hit or
-Stay (with no card in front of you, Hit is the only choice); a duplicate Number busts; a Freeze is aimed by
-whoever revealed it at any active player, who is out of the round and banks their cards. A round ends when
-nobody is active or the piles are empty; a player banks the sum of their Numbers (0 once busted). The first
-total to reach 20 wins; a tie at the top plays another round.
+"Freeze Tag": Numbers 1 to 6, two copies each, two Freeze cards and two Tag cards. No deal: players take turns
+to Hit or Stay (with no card in front of you, Hit is the only choice); a duplicate Number busts; a Freeze is
+aimed by whoever revealed it at any active player, who is out of the round and banks their cards; a Tag stays
+in front of whoever revealed it, who draws another card at once. A round ends when nobody is active or the
+piles are empty; a player banks the sum of their Numbers (0 once busted). The first total to reach 20 wins; a
+tie at the top plays another round.
 
-It names no code of the built-in games: its ruleset class, its clauses, its frames and its scoring are here.
+It names no code of the built-in games: its ruleset class, its clauses, its cards, its frames and its scoring
+are here. The Tag is a card of a kind of its own (``TAG``, which the core and the built-in games know
+nothing of): listing it among the game's cards is all it takes for traces, the protocol and the schemas to
+read it. The Freeze is the base game's card, shared by its text and its kind's name.
 ``register()`` registers it (``python -m tests.toy_game`` serves it over the protocol).
 """
 
@@ -16,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
 
-from flip7_spec.cards import Card, Kind
+from flip7_spec.cards import Card, CardType, Family, Kind
 from flip7_spec.clauses import Clause
 from flip7_spec.errors import CardError
 from flip7_spec.events import HIT, STAY, Choice, Decision, DecisionKind, Status
@@ -38,6 +42,7 @@ TOY_CLAUSES: Final = [
     _c("TOY-TURN", "Players take turns to Hit or Stay; with no card in front of you, Hit is the only choice."),
     _c("TOY-BUST", "A duplicate Number busts: the player is out and banks nothing."),
     _c("TOY-FREEZE", "A Freeze is aimed by its revealer at any active player, who is out and banks."),
+    _c("TOY-TAG", "A Tag stays in front of its revealer, who draws another card at once."),
     _c("TOY-ROUND", "A round ends when nobody is active or nothing is left to draw; cards go to the discard "
                     "pile, the dealer passes left, the discard pile is reshuffled when the deck runs out."),
     _c("TOY-SCORE", "A player banks the sum of their Numbers."),
@@ -45,7 +50,17 @@ TOY_CLAUSES: Final = [
     _c("TOY-FORCED", "A decision with one legal choice is made at once."),
 ]
 
-TOY_DECK: Final = (*((str(v), 2) for v in range(1, 7)), ("FREEZE", 2))
+FREEZE: Final = Kind("freeze", Family.ACTION)
+"""The base game's Freeze kind, named as it names it (a kind is one per name)."""
+TAG: Final = Kind("tag", Family.ACTION)
+"""The toy's own kind of card."""
+
+TOY_CARDS: Final = (
+    *(CardType(str(v), Kind.NUMBER, v) for v in range(1, 7)),
+    CardType("FREEZE", FREEZE, name="Freeze", kept=True, clauses=("TOY-FREEZE",)),
+    CardType("TAG", TAG, name="Tag", label="Tag!", kept=True, draws=1, aliases=("TAG!",), clauses=("TOY-TAG",)),
+)
+TOY_DECK: Final = (*((str(v), 2) for v in range(1, 7)), ("FREEZE", 2), ("TAG", 2))
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +71,7 @@ class ToyRuleset(Ruleset):
         deal="TOY-TURN", deal_order="TOY-TURN", tie="TOY-END", game_end="TOY-END", bonus="TOY-SCORE",
         players="TOY-TURN", decks="TOY-DECK", reshuffle="TOY-ROUND", reshuffle_emptied="TOY-ROUND",
         round_limit="TOY-END")
-    CARD_KINDS: ClassVar[frozenset[Kind]] = frozenset({Kind.NUMBER, Kind.FREEZE})
+    CARD_KINDS: ClassVar[frozenset[Kind]] = frozenset(t.kind for t in TOY_CARDS)
 
     name: str = TOY_PRESET
     game: str = TOY_GAME
@@ -92,12 +107,18 @@ class Turns(Frame["ToyGame"]):
             game._set_status(seat, STAYED)
             game._emit("stay", "TOY-TURN", seat)
             return
+        row = game.players[seat]
         drawn = game._draw()
+        via = "hit"
+        while drawn is not None and drawn.kind is TAG:
+            game._emit("draw", "TOY-TURN" if via == "hit" else "TOY-TAG", seat, drawn.text, (("via", via),))
+            row.cards.append(drawn)  # [TOY-TAG] the Tag stays, and its revealer draws again
+            via = "tag"
+            drawn = game._draw()
         if drawn is None:
             return
-        game._emit("draw", "TOY-TURN", seat, drawn.text, (("via", "hit"),))
-        row = game.players[seat]
-        if drawn.kind is Kind.FREEZE:
+        game._emit("draw", "TOY-TURN" if via == "hit" else "TOY-TAG", seat, drawn.text, (("via", via),))
+        if drawn.kind is FREEZE:
             game.in_play.append(drawn)
             game.stack.append(Aim(drawn, seat))
         elif drawn.value in row.values:
@@ -190,6 +211,7 @@ DEFINITION: Final = GameDefinition(
     scoring_clause=lambda row: "TOY-BUST" if row.get("status") == Status.BUSTED else "TOY-SCORE",
     policy_choice=_choose,
     statuses=frozenset({ACTIVE, STAYED, FROZEN, BUSTED}),
+    cards=TOY_CARDS,
 )
 
 

@@ -111,7 +111,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              "strip_options(expected), strip_options(found))", "conform passes a step equal by Python equality"),
     Mutation("runner-score-python-equality", RUNNER, "if step_difference(case.expected, found) is None:",
              "if found == case.expected:", "a scoring case passes 72.0 for 72"),
-    Mutation("runner-round-one-step-more", RUNNER, "end = found_end + 1", "end = found_end + 2",
+    Mutation("runner-round-one-step-more", RUNNER, "return round_end + 1, round_end", "return round_end + 2, round_end",
              "a round case compares the step after its round too"),
     Mutation("runner-round-compares-all", RUNNER, "at_round_end = round_end is not None and step == round_end",
              "at_round_end = False", "a round case compares the next round's deal at its last step"),
@@ -173,7 +173,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              "Flip7Game, choice: Choice) -> None:\n        game.stack.pop()\n        game._emit(\"target\"",
              "        game._ask(decision)\n\n    def decide(self, game: Flip7Game, choice: Choice) -> None:\n"
              "        game.stack.pop()\n        game._emit(\"target\"", "a lone player is asked for a target"),
-    Mutation("stalled-ignores-freeze", F7_ENGINE, " or c.kind is Kind.FREEZE for c in self.discard",
+    Mutation("stalled-ignores-freeze", F7_ENGINE, " or c.kind is FREEZE for c in self.discard",
              " for c in self.discard", "the stalled-round check ignores a Freeze"),
     # ---- Second Chance -----------------------------------------------------------------------------------
     Mutation("chance-kept-after-use", F7_ENGINE, "                    player.has_chance = False\n"

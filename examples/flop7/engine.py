@@ -38,7 +38,7 @@ from flop7.core.enum.decisions import TargetEvent
 from flip7_spec.protocol import LEVELS, PROTOCOL_VERSION
 from flip7_spec.protocol.adapter import Observation, Skipped
 from flip7_spec.protocol.bridge import Ask, AskFunction
-from flip7_spec.protocol.callback_adapter import CallbackAdapter, GameSetup
+from flip7_spec.protocol.callback_adapter import CallbackAdapter, StartRequest
 from flip7_spec.protocol.census import Census
 from flip7_spec.protocol.main import serve_main
 
@@ -86,7 +86,7 @@ class Flop7Adapter(CallbackAdapter):
         return {"protocol": PROTOCOL_VERSION, "name": "flop7", "version": flop7_version, "rulesets": ["flip7"],
                 "levels": list(LEVELS), "options": {"target_score": "any"}, "decks": True}
 
-    def prepare(self, setup: GameSetup) -> None:
+    def prepare(self, setup: StartRequest) -> None:
         ruleset = setup.ruleset
         if ruleset.get("name") != "flip7" and ruleset.get("base") != "flip7":
             raise Skipped(f"flop7 plays only Flip 7, not {ruleset.get('name')}")
@@ -96,7 +96,7 @@ class Flop7Adapter(CallbackAdapter):
         if unknown:
             raise Skipped(f"flop7 has no card {unknown[0]}")
 
-    def play(self, setup: GameSetup, ask: AskFunction) -> None:
+    def play(self, setup: StartRequest, ask: AskFunction) -> None:
         census = Census(setup.deck)
         deck = OrderedDeck([CARD_OF[t] for t in setup.deck], setup.reshuffles, census)
         players = [Player(f"seat {seat}") for seat in range(setup.players)]

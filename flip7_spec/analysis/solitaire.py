@@ -22,20 +22,32 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import comb
-from typing import Any
+from typing import Any, Final
 
-from flip7_spec.cards import Kind, card
+from flip7_spec.cards import Family, Kind, card
 from flip7_spec.errors import Flip7Error
 from flip7_spec.limits import ANALYSIS_STEPS
-from flip7_spec.rulesets import Ruleset
+from flip7_spec.registry import definition_of
+from flip7_spec.rulesets import Ruleset, default_preset, preset
 
 FLIP7_SIZE = 7
-ACTIONS_AND_X2 = frozenset({"FREEZE", "FLIP3", "CHANCE", "x2"})
-"""The blanks of the published solitaire analyses: every Action card and the x2."""
+
+
+def actions_and_x2(ruleset: Ruleset) -> frozenset[str]:
+    """The blanks of the published solitaire analyses: every Action card of ``ruleset``'s game and its xN
+    cards (in the base game: Freeze, Flip Three, Second Chance and the x2), as the game lists its cards."""
+    return frozenset(t.text for t in definition_of(ruleset).cards
+                     if t.kind.family is Family.ACTION or t.kind is Kind.MULTIPLY)
+
+
+ACTIONS_AND_X2: Final[frozenset[str]] = actions_and_x2(preset(default_preset()))
+"""The blanks of the official rules' analyses (the default preset's :func:`actions_and_x2`), named before a
+game's cards were its own data; kept for code written against the earlier release."""
 
 
 class AnalysisError(Flip7Error, ValueError):
-    """A model the exact program cannot compute: an Action card that is not a blank, a Vengeance deck."""
+    """A model the exact program cannot compute: an Action card that is not a blank, a card with an effect
+    the program does not follow (a -N, a /2, a Number with an effect of its own)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,31 +189,27 @@ class SolitaireDeck:
         return sum(c for _, c in self.numbers) + sum(c for _, c in self.modifiers) + self.blanks
 
 
-def solitaire_deck(ruleset: Ruleset, blanks: Collection[str] = ACTIONS_AND_X2,
+def solitaire_deck(ruleset: Ruleset, blanks: Collection[str] | None = None,
                    numbers_only: bool = False) -> SolitaireDeck:
-    """The deck of ``ruleset`` for one player, with the cards named in ``blanks`` (card texts) made blanks;
-    ``numbers_only`` leaves every other card out of the deck altogether.
+    """The deck of ``ruleset`` for one player, with the cards named in ``blanks`` (card texts; default
+    :func:`actions_and_x2`) made blanks; ``numbers_only`` leaves every other card out of the deck altogether.
 
-    Raises :class:`AnalysisError` for an Action card that is not a blank, or a Vengeance ruleset, and for
-    arguments of the wrong kind.
+    Raises :class:`AnalysisError` for a card whose effect the program does not follow and that is not a
+    blank (an Action, a -N or /2 modifier, a Number with an effect of its own), and for arguments of the
+    wrong kind.
     """
     if not isinstance(ruleset, Ruleset):
         raise AnalysisError(f"expected a Ruleset (see flip7_spec.preset, load_ruleset), got {type(ruleset).__name__}")
-    if isinstance(blanks, (str, bytes)) or not isinstance(blanks, Collection) \
-            or not all(isinstance(text, str) for text in blanks):
-        raise AnalysisError("blanks: expected a collection of card texts, such as {'FREEZE', 'x2'}")
-    if ruleset.game != "flip7":
-        raise AnalysisError(f"ruleset {ruleset.name}: the exact program covers the base game only, not "
-                            f"{ruleset.game}")
+    blanks = _blanks(ruleset, blanks)
     counts = Counter(c.text for c in ruleset.deck_cards(1))
     numbers: dict[int, int] = {}
     modifiers: dict[str, int] = {}
     blank_count = 0
     for text, count in sorted(counts.items()):
         face = card(text)
-        if face.is_number:
+        if face.is_number and face.special is None:
             numbers[face.value] = numbers.get(face.value, 0) + count
-        elif numbers_only:
+        elif numbers_only and not face.is_number:
             continue
         elif text in blanks:
             blank_count += count
@@ -218,16 +226,28 @@ BLANK = "x1"
 and leaves every score as it is, so the reference plays it as a card with no effect."""
 
 
-def solitaire_ruleset(ruleset: Ruleset, blanks: Collection[str] = ACTIONS_AND_X2) -> Ruleset:
+def _blanks(ruleset: Ruleset, blanks: Collection[str] | None) -> Collection[str]:
+    if blanks is None:
+        return actions_and_x2(ruleset)
+    if isinstance(blanks, (str, bytes)) or not isinstance(blanks, Collection) \
+            or not all(isinstance(text, str) for text in blanks):
+        raise AnalysisError("blanks: expected a collection of card texts, such as {'FREEZE', 'x2'}")
+    return blanks
+
+
+def solitaire_ruleset(ruleset: Ruleset, blanks: Collection[str] | None = None) -> Ruleset:
     """``ruleset`` as the published solitaire tables play it, for the simulator: one player allowed
     (``min_players = 1``) and every card named in ``blanks`` replaced in the deck by a blank (:data:`BLANK`),
     so the deck keeps its size. ``flip7-spec simulate --solitaire`` plays it; :func:`solitaire_deck` is
     the same deck for the exact program.
 
-    Raises :class:`AnalysisError` for a Vengeance ruleset (the tables are of the base game).
+    Raises :class:`AnalysisError` for a game with no xN card (a blank is played as one: Vengeance has none).
     """
-    if ruleset.game != "flip7":
-        raise AnalysisError(f"ruleset {ruleset.name}: the solitaire tables are of the base game, not {ruleset.game}")
+    if not isinstance(ruleset, Ruleset):
+        raise AnalysisError(f"expected a Ruleset (see flip7_spec.preset, load_ruleset), got {type(ruleset).__name__}")
+    blanks = _blanks(ruleset, blanks)
+    if not ruleset.has_effect(card(BLANK)):
+        raise AnalysisError(f"ruleset {ruleset.name}: a blank is played as {BLANK}, and {ruleset.game} has no xN card")
     kept: dict[str, int] = {}
     blanked = 0
     for text, count in ruleset.deck:
@@ -438,7 +458,7 @@ def seven_distinct_probability(ruleset: Ruleset) -> Fraction:
 
 
 def threshold_table(ruleset: Ruleset, thresholds: Iterable[int], on: str = "numbers",
-                    blanks: Collection[str] = ACTIONS_AND_X2) -> dict[int, SolitaireOutcome]:
+                    blanks: Collection[str] | None = None) -> dict[int, SolitaireOutcome]:
     """:func:`solitaire` under ``stay_at(t, on)`` for each threshold ``t``: a solitaire threshold table."""
     deck = solitaire_deck(ruleset, blanks)
     if isinstance(thresholds, (str, bytes)) or not isinstance(thresholds, Iterable):

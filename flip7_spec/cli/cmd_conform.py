@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import shlex
+import shutil
 import sys
+import tempfile
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -37,11 +41,9 @@ from flip7_spec.conformance.report import (
     engine_seconds,
     json_report,
     junit_report,
-    report_document,
     summary_lines,
 )
-from flip7_spec.conformance.runner import CaseResult
-from flip7_spec.conformance.session import Corpus, EngineSpec, EngineUnusable, Outcome, handshake, run
+from flip7_spec.conformance.session import Corpus, EngineSpec, EngineUnusable, FinishedCase, handshake, run
 from flip7_spec.conformance.smoke import smoke
 from flip7_spec.conformance.steer import DEFAULT_CAP, RUN_BUDGET
 from flip7_spec.conformance.verdict import broken_promise_lines, skip_reason_lines, unchecked_lines
@@ -52,6 +54,8 @@ from flip7_spec.interrupts import interruption
 from flip7_spec.limits import COVERAGE_AIM, GAMES, PLAYERS, WORKERS, check_game_size
 from flip7_spec.outputs import Output, check_distinct, check_target, reserve_folder
 from flip7_spec.play import check_reachable
+from flip7_spec.protocol import CHECKED_LEVELS, TRACE_LEVELS, Level, traffic
+from flip7_spec.results import CaseResult
 from flip7_spec.rulesets import Ruleset, load_ruleset, preset_names
 from flip7_spec.trace.reader import read_traces
 from flip7_spec.trace.replay import ReplayStatus, replay
@@ -80,6 +84,22 @@ def _smoke(spec: EngineSpec) -> int:
     return EXIT_CHECK_FAILED if verdict is False else EXIT_OK
 
 
+def _smoke_logged(spec: EngineSpec, log_path: Path | None, inputs: list[Path]) -> int:
+    """:func:`_smoke`, with its lines written to ``log_path`` (``--log-protocol``) when given."""
+    if log_path is None:
+        return _smoke(spec)
+    check_distinct([(_ProtocolLog.WHAT, log_path)], inputs)
+    log = _ProtocolLog.reserve(log_path)
+    try:
+        log.start()
+        code = _smoke(spec)
+    except BaseException:
+        log.discard()
+        raise
+    log.commit()
+    return code
+
+
 def _rulesets(names: tuple[str, ...], player_counts: tuple[int, ...]) -> list[Ruleset] | None:
     """The rulesets given with ``--ruleset`` (None: those the engine declares), each within the limits for
     every player count."""
@@ -94,18 +114,85 @@ def _rulesets(names: tuple[str, ...], player_counts: tuple[int, ...]) -> list[Ru
     return rulesets or None
 
 
-@dataclass
-class _Reports:
-    """The outputs of a run, reserved before it starts (see :mod:`flip7_spec.outputs`)."""
+class _ProtocolLog:
+    """The ``--log-protocol`` file (docs/protocol.md, "Seeing the traffic"), reserved before the run like the
+    reports. While the run goes on, each of its processes records its lines in a part of its own, in a hidden
+    folder beside the file (:mod:`flip7_spec.protocol.traffic`); at the end the parts are merged in time order
+    into the file, which is committed whole. It is kept when the engine cannot be used and when the run is
+    interrupted too: the lines exchanged until then are what it is for."""
 
-    json: Output | None = None
-    junit: Output | None = None
-    html: Output | None = None
+    WHAT = "--log-protocol"
+
+    def __init__(self, output: Output) -> None:
+        self.output = output
+        self.parts: Path | None = None
 
     @classmethod
-    def reserve(cls, json_path: Path | None, junit_xml: Path | None, html_path: Path | None,
-                save_failures: Path | None, inputs: list[Path], fingerprint: Path | None = None) -> _Reports:
-        named = (("--json", json_path), ("--junit-xml", junit_xml), ("--html", html_path))
+    def reserve(cls, path: Path) -> _ProtocolLog:
+        """Reserve the file and make the folder of its parts (:class:`OutputError` if either cannot be)."""
+        log = cls(Output.reserve(path, cls.WHAT))
+        try:
+            log.parts = Path(tempfile.mkdtemp(dir=path.parent, prefix=f".{path.name[:100]}.", suffix=".parts"))
+        except OSError as error:
+            log.output.discard()
+            raise OutputError(f"cannot write {cls.WHAT} {path}: {(error.strerror or str(error)).lower()}") from None
+        return log
+
+    def start(self) -> None:
+        """Record this process's lines from now on (the workers it starts record theirs)."""
+        assert self.parts is not None
+        traffic.record_in(self.parts)
+
+    def commit(self) -> None:
+        """Stop recording, merge the parts into the file and commit it."""
+        traffic.stop()
+        try:
+            if self.parts is not None:
+                for line in traffic.merged(self.parts):
+                    self.output.write(line)
+            self.output.commit()
+        finally:
+            self.discard()
+
+    def discard(self) -> None:
+        """Stop recording and give the file up (nothing if it was committed); remove the parts."""
+        traffic.stop()
+        self.output.discard()
+        if self.parts is not None:
+            shutil.rmtree(self.parts, ignore_errors=True)
+            self.parts = None
+
+
+@dataclass(frozen=True, slots=True)
+class ReportFormat:
+    """One report conform writes at the end of a run: its option, and its text from the results, the run's
+    metadata, the engine's name and the JSON report's text (every report is drawn from the same run)."""
+
+    option: str
+    text: Callable[[list[CaseResult], dict[str, Any], str, str], str]
+
+
+REPORT_FORMATS: tuple[ReportFormat, ...] = (
+    ReportFormat("--json", lambda results, meta, engine, json_text: json_text),
+    ReportFormat("--junit-xml", lambda results, meta, engine, json_text: junit_report(results, engine)),
+    ReportFormat("--html", lambda results, meta, engine, json_text: render_report(report_from(json.loads(json_text)))),
+)
+"""The reports, in the order they are written: a new format is one entry here and its option."""
+
+
+@dataclass
+class _Reports:
+    """The outputs of a run, reserved before it starts (see :mod:`flip7_spec.outputs`), by report option."""
+
+    outputs: dict[str, Output] = field(default_factory=dict)
+    log: _ProtocolLog | None = None
+
+    @classmethod
+    def reserve(cls, paths: dict[str, Path | None], save_failures: Path | None, inputs: list[Path],
+                fingerprint: Path | None = None, log_path: Path | None = None) -> _Reports:
+        """Reserve each report of ``paths`` (by option; None: not asked for), after checking every output name
+        against the others and the run's inputs."""
+        named = [*paths.items(), (_ProtocolLog.WHAT, log_path)]
         outputs = [(what, path) for what, path in named if path is not None]
         if fingerprint is not None:  # written after the run, so checked now: every name it may be written to
             outputs.extend(("--fingerprint", path) for path in _fingerprint_names(fingerprint))
@@ -116,33 +203,40 @@ class _Reports:
             reserve_folder(save_failures, "--save-failures")
         reports = cls()
         try:
-            reports.json = Output.reserve(json_path, "--json") if json_path is not None else None
-            reports.junit = Output.reserve(junit_xml, "--junit-xml") if junit_xml is not None else None
-            reports.html = Output.reserve(html_path, "--html") if html_path is not None else None
+            for option, target in paths.items():
+                if target is not None:
+                    reports.outputs[option] = Output.reserve(target, option)
+            reports.log = _ProtocolLog.reserve(log_path) if log_path is not None else None
         except OutputError:
             reports.discard()
             raise
         return reports
 
     def write(self, results: list[CaseResult], meta: dict[str, Any], engine: str, keeper: TraceKeeper) -> None:
-        """Write and commit every report (each whole or not at all)."""
+        """Write and commit every report and the protocol log (each whole or not at all)."""
         try:
-            if self.json is not None:
-                self.json.write(json_report(results, meta))
-                self.json.commit()
-            if self.junit is not None:
-                self.junit.write(junit_report(results, engine))
-                self.junit.commit()
-            if self.html is not None:
-                self.html.write(render_report(report_from(report_document(results, meta), keeper.traces)))
-                self.html.commit()
+            # The report carries the games of the failures its page draws in full, so that the page drawn
+            # later from the JSON alone (show --html) is the page written now.
+            json_text = json_report(results, {**meta, "traces": keeper.traces} if keeper.traces else meta)
+            for report in REPORT_FORMATS:
+                output = self.outputs.get(report.option)
+                if output is not None:
+                    output.write(report.text(results, meta, engine, json_text))
+                    output.commit()
+            self.commit_log()
         finally:
             self.discard()
 
+    def commit_log(self) -> None:
+        """Merge and commit the protocol log, if one was asked for."""
+        if self.log is not None:
+            self.log.commit()
+
     def discard(self) -> None:
-        for output in (self.json, self.junit, self.html):
-            if output is not None:
-                output.discard()
+        for output in self.outputs.values():
+            output.discard()
+        if self.log is not None:
+            self.log.discard()
 
 
 def _check_traces(traces: tuple[Path, ...]) -> None:
@@ -248,6 +342,13 @@ def _inputs(ruleset_names: tuple[str, ...], fixtures: Path | None, traces: tuple
                    f"spent); default: aim for 3 with a budget of {RUN_BUDGET} candidates split among the "
                    "rulesets, counting the short clauses; "
                    "0: no aimed games")
+@click.option("--log-protocol", "log_path", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+              help="write every line sent to and received from the engine, and each line it writes to stderr, to "
+                   "FILE: JSON Lines, one record a line, {t, worker, engine, case, dir, line} (t: UTC time; worker: "
+                   "0 this process, N the N-th -j worker; engine: its pid; case: the case id, null for the handshake; "
+                   "dir: send, recv or stderr); in time order, kept when the run stops early; also at DEBUG on the "
+                   "Python logger flip7_spec.protocol (docs/protocol.md, \"Seeing the traffic\"); not with --python "
+                   "or --cluster")
 @click.option("--smoke", is_flag=True, help="only the handshake and one whole short game (is the adapter right?)")
 @click.option("--no-cache", is_flag=True,
               help="search the scoring hands with z3 again instead of reading the shipped or cached results")
@@ -262,7 +363,7 @@ def command(command: str | None, python: str | None, example_name: str | None, g
             workers: int, save_failures: Path | None, json_path: Path | None, junit_xml: Path | None, smoke: bool,
             html_path: Path | None, fingerprint_path: Path | None, no_cache: bool, verbose: bool, quiet: bool,
             progress: bool | None, min_coverage: int | None, cluster: str | None = None,
-            campaign: Path | None = None) -> None:
+            campaign: Path | None = None, log_path: Path | None = None) -> None:
     """Run the conformance corpus against an engine and report where it breaks the rules.
 
     The corpus: scoring cases (official examples and hands z3 found to catch known misreadings), the
@@ -299,8 +400,13 @@ def command(command: str | None, python: str | None, example_name: str | None, g
     if fingerprint_path is not None and fingerprint_path.suffix.lower() not in (".json", ".toml"):
         raise click.BadParameter(f"{fingerprint_path}: a fingerprint is a ruleset file: give a .json or .toml name",
                                  param_hint="--fingerprint")
+    if log_path is not None and (python is not None or cluster is not None):
+        elsewhere = "--python runs the engine in this process" if python is not None else \
+            "--cluster runs the engines on the cluster's machines"
+        raise click.UsageError(f"--log-protocol records the lines exchanged with engine processes on this machine: "
+                               f"{elsewhere}")
     if smoke:
-        raise click.exceptions.Exit(_smoke(spec))
+        raise click.exceptions.Exit(_smoke_logged(spec, log_path, _inputs((), None, (), command, python)))
     if cluster is not None and workers > 1:
         raise click.UsageError("--workers runs engines on this machine and --cluster on the cluster's workers: "
                                "choose one")
@@ -312,7 +418,7 @@ def command(command: str | None, python: str | None, example_name: str | None, g
     corpus = Corpus(rulesets=_rulesets(ruleset_names, counts), games=0 if traces else games, seed=seed,
                     players=counts, fixtures=fixtures_dir,
                     scoring=not (no_scoring or traces), traces=traces, fresh_hands=no_cache, only=only,
-                    levels=frozenset(levels) if levels else frozenset({"scoring", "round", "game"}))
+                    levels=frozenset(Level(name) for name in levels) if levels else CHECKED_LEVELS)
     if min_coverage is not None:
         corpus.min_coverage, corpus.aim_cap = min_coverage, DEFAULT_CAP
     asked = _asked_parts(corpus)
@@ -323,7 +429,8 @@ def command(command: str | None, python: str | None, example_name: str | None, g
         opened = open_campaign(click.get_current_context(), campaign)
         stack.callback(opened.close)
     try:
-        reports = _Reports.reserve(json_path, junit_xml, html_path, save_failures, inputs, fingerprint_path)
+        reports = _Reports.reserve({"--json": json_path, "--junit-xml": junit_xml, "--html": html_path},
+                                   save_failures, inputs, fingerprint_path, log_path)
     except BaseException:
         stack.close()
         raise
@@ -342,10 +449,10 @@ def command(command: str | None, python: str | None, example_name: str | None, g
     keeper = TraceKeeper()
     passed: list[Case] = []  # the fingerprint's readings are checked against them
 
-    def on_outcome(outcome: Outcome) -> None:
+    def on_outcome(outcome: FinishedCase) -> None:
         collected.extend(outcome.results)
-        if html_path is not None and outcome.case is not None:
-            keeper.offer([r.to_json() for r in outcome.results if r.outcome == FAIL], outcome.case.trace)
+        if (html_path is not None or json_path is not None) and outcome.case is not None:
+            keeper.offer([r.to_json() for r in outcome.results if r.outcome in (FAIL, ERRORED)], outcome.case.trace)
         for result in outcome.results:
             if result.outcome in (FAIL, ERRORED) or (result.outcome == SKIPPED and verbose):
                 for line in describe(result):
@@ -357,6 +464,8 @@ def command(command: str | None, python: str | None, example_name: str | None, g
     hello: dict[str, Any] = {}
     decisions = 0
     try:
+        if reports.log is not None:
+            reports.log.start()
         with stack:
             pool = None
             if cluster is not None:
@@ -366,6 +475,7 @@ def command(command: str | None, python: str | None, example_name: str | None, g
                                       isolated=python is not None)
     except EngineUnusable as error:
         bar.close()
+        reports.commit_log()  # the handshake's lines: what shows why the engine cannot be used
         reports.discard()
         say(f"flip7-spec: error: {error}", err=True)
         for line in error.details:
@@ -373,7 +483,7 @@ def command(command: str | None, python: str | None, example_name: str | None, g
         raise click.exceptions.Exit(EXIT_BAD_INPUT) from None
     except KeyboardInterrupt as interrupt:  # Ctrl-C or SIGTERM: the engines are stopped already
         stopped = interrupt
-        decisions = sum(r.decisions for r in collected if r.level != "legal")
+        decisions = sum(r.decisions for r in collected if r.level != Level.LEGAL)
     except BaseException:  # any other stop: no report, and no .partial file left behind
         reports.discard()
         raise
@@ -425,12 +535,12 @@ def command(command: str | None, python: str | None, example_name: str | None, g
 def _asked_parts(corpus: Corpus) -> list[str]:
     """The parts of the corpus this run asked for (an empty one is warned about)."""
     asked = []
-    if corpus.scoring and "scoring" in corpus.levels:
+    if corpus.scoring and Level.SCORING in corpus.levels:
         asked.append("scoring")
-    if corpus.traces and {"round", "game"} & corpus.levels:
+    if corpus.traces and TRACE_LEVELS & corpus.levels:
         asked.append("trace")
-    if corpus.fixtures is not None and {"round", "game"} & corpus.levels:
+    if corpus.fixtures is not None and TRACE_LEVELS & corpus.levels:
         asked.append("fixture")
-    if corpus.games > 0 and {"round", "game"} & corpus.levels:
+    if corpus.games > 0 and TRACE_LEVELS & corpus.levels:
         asked.append("generated")
     return asked

@@ -21,6 +21,7 @@ from flip7_spec.fixtures import (
 from flip7_spec.inputs import read_document
 from flip7_spec.limits import TRACE_FILE
 from flip7_spec.rulesets import ruleset_from_json
+from flip7_spec.trace.document import TraceDocument
 
 HANDS = "scoring-hands"
 _DIR_HELP = "the fixtures directory (default: ./fixtures if it has sources, else the checkout's fixtures)"
@@ -104,15 +105,14 @@ def list_command(directory: Path | None) -> None:
     named: dict[str, set[str]] = defaultdict(set)
     for path in compiled_paths(root):
         try:
-            trace = read_document(path, TRACE_FILE)
-            header = trace["header"]
-            game = ruleset_from_json(header["ruleset"]).game
+            document = TraceDocument.of(read_document(path, TRACE_FILE))
+            game = ruleset_from_json(document.ruleset_json).game
         except (Flip7Error, KeyError, TypeError) as error:
             fail(f"{path}: not a readable fixture ({error})")
-        clauses = header.get("clauses", [])
+        clauses = document.clauses
         named[game].update(clauses)
         name = path.relative_to(root).with_suffix("").as_posix()
-        say(f"{name}  [{len(clauses)} clauses]  {header.get('description', '')}")
+        say(f"{name}  [{len(clauses)} clauses]  {document.description or ''}")
     missing_any = False
     for game in sorted(named):
         registry = [c.id for c in clauses_for(game)]

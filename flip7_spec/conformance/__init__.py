@@ -16,25 +16,6 @@
 - :mod:`.progress`: the progress bar
 """
 
-from enum import StrEnum
+from flip7_spec.judge import ERRORED, FAIL, OUTCOMES, PASS, SKIPPED, Outcome
 
-
-class Outcome(StrEnum):
-    """The outcome of one case at one level (its value is what the reports write)."""
-
-    PASS = "pass"
-    """The engine did what the reference does."""
-    FAIL = "fail"
-    """The engine broke a rule (the first divergence is given, with its clause)."""
-    SKIPPED = "skipped"
-    """The engine does not declare what the case needs (a level, a ruleset, an option value)."""
-    ERRORED = "errored"
-    """The engine crashed, hung, or answered outside the protocol."""
-
-
-PASS = Outcome.PASS
-FAIL = Outcome.FAIL
-SKIPPED = Outcome.SKIPPED
-ERRORED = Outcome.ERRORED
-OUTCOMES = tuple(Outcome)
-"""Every outcome, in the order the reports list them."""
+__all__ = ["ERRORED", "FAIL", "OUTCOMES", "PASS", "SKIPPED", "Outcome"]

@@ -32,12 +32,10 @@ from pathlib import Path
 from typing import Any
 
 from flip7_spec.conformance import FAIL
-from flip7_spec.conformance import Outcome as Verdict
 from flip7_spec.conformance.cases import Case
-from flip7_spec.conformance.engines import Outcome
-from flip7_spec.conformance.runner import CaseResult
+from flip7_spec.conformance.engines import FinishedCase
 from flip7_spec.errors import Flip7Error
-from flip7_spec.protocol import Level
+from flip7_spec.results import CaseResult
 
 SETTINGS = "campaign.json"
 JOURNAL = "cases.jsonl"
@@ -46,8 +44,8 @@ LOCK = "campaign.lock"
 FORMAT = 1
 """The version of the directory's layout (written in ``campaign.json``)."""
 
-Deliver = Callable[[Outcome], None]
-Finished = Callable[[Case, Outcome], None]
+Deliver = Callable[[FinishedCase], None]
+Finished = Callable[[Case, FinishedCase], None]
 CaseRunner = Callable[[Iterator[Case], Deliver, Finished | None], None]
 """Runs cases and delivers their outcomes in the order of the cases, telling ``finished`` of each case as
 soon as it finishes (one process, a pool of processes, a cluster)."""
@@ -58,20 +56,14 @@ class CampaignError(Flip7Error):
 
 
 def result_to_json(result: CaseResult) -> dict[str, Any]:
-    """A result as one line of the journal records it (as the JSON report writes it, extra fields beside)."""
-    record = result.to_json()
-    record["extra"] = sorted(result.extra)
-    return record
+    """A result as one line of the journal records it (as the JSON report writes it)."""
+    return result.to_json()
 
 
 def result_from_json(record: Mapping[str, Any]) -> CaseResult:
-    """The result :func:`result_to_json` recorded."""
-    fields = dict(record)
-    extra_keys = fields.pop("extra", [])
-    extra = {key: fields.pop(key) for key in extra_keys}
-    fields["level"] = Level(fields["level"])
-    fields["outcome"] = Verdict(fields["outcome"])
-    return CaseResult(**fields, extra=extra)
+    """The result :func:`result_to_json` recorded (a journal of an earlier release, which listed its extra
+    fields under ``extra``, reads the same)."""
+    return CaseResult.from_json(dict(record))
 
 
 @dataclass
@@ -206,7 +198,7 @@ class Campaign:
             raise CampaignError(f"--campaign {self.directory}: the engine's handshake differs from the one the "
                                 f"campaign started with (was {_shown(self.hello)[:200]}); use another folder")
 
-    def record(self, case: Case, outcome: Outcome) -> None:
+    def record(self, case: Case, outcome: FinishedCase) -> None:
         """Append the finished case to the journal and flush it to disk; it counts as done from here on."""
         assert self._journal is not None
         line = json.dumps({"id": case.id, "decisions": outcome.decisions,
@@ -228,8 +220,8 @@ class Campaign:
         delivered in their place: ``deliver`` sees every case's outcome in the order of ``cases``. Each case
         that finishes is recorded as it finishes. When the run stops early, the outcomes that finished are
         delivered (in order) before the stop goes on."""
-        slots: deque[tuple[str, list[Outcome | None]]] = deque()  # every case taken, in order
-        fresh: dict[str, list[Outcome | None]] = {}
+        slots: deque[tuple[str, list[FinishedCase | None]]] = deque()  # every case taken, in order
+        fresh: dict[str, list[FinishedCase | None]] = {}
         finished_ids: dict[int, str] = {}
 
         def flush(all_finished: bool = False) -> None:
@@ -245,20 +237,20 @@ class Campaign:
             for case in cases:
                 known = self.recorded.get(case.id)
                 if known is None:
-                    slot: list[Outcome | None] = [None]
+                    slot: list[FinishedCase | None] = [None]
                     slots.append((case.id, slot))
                     fresh[case.id] = slot
                     yield case
                     continue
                 failed = any(r.outcome == FAIL for r in known.results)
-                slots.append((case.id, [Outcome(list(known.results), known.decisions, case if failed else None)]))
+                slots.append((case.id, [FinishedCase(list(known.results), known.decisions, case if failed else None)]))
                 flush()
 
-        def on_finished(case: Case, outcome: Outcome) -> None:
+        def on_finished(case: Case, outcome: FinishedCase) -> None:
             self.record(case, outcome)
             finished_ids[id(outcome)] = case.id
 
-        def on_outcome(outcome: Outcome) -> None:
+        def on_outcome(outcome: FinishedCase) -> None:
             case_id = finished_ids.pop(id(outcome), None)
             if case_id is None and outcome.results:
                 case_id = outcome.results[0].case_id

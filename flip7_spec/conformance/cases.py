@@ -19,6 +19,7 @@ from flip7_spec.protocol import Level
 from flip7_spec.registry import definition_of
 from flip7_spec.rulesets import Ruleset, preset, preset_names, ruleset_from_json
 from flip7_spec.simulate import game_rng, record_game
+from flip7_spec.trace.document import TraceDocument
 from flip7_spec.trace.reader import read_traces
 from flip7_spec.trace.record import GameRecord
 
@@ -44,6 +45,17 @@ class Case:
     """On the last generated case of a run with aimed games: per ruleset name, the expected clauses the
     generated cases still exercise fewer times than asked, each with the reason (see
     :func:`flip7_spec.conformance.steer.aimed_cases`)."""
+    _document: TraceDocument | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def document(self) -> TraceDocument:
+        """The case's trace, read (once) as a :class:`~flip7_spec.trace.document.TraceDocument`. Raises
+        ``ValueError`` for a scoring case, which has no trace."""
+        if self._document is None or self._document.document is not self.trace:
+            if self.trace is None:
+                raise ValueError(f"{self.id}: a scoring case has no trace")
+            self._document = TraceDocument.of(self.trace)
+        return self._document
 
 
 def scoring_cases(ruleset: Ruleset, fresh: bool = False) -> list[Case]:
@@ -79,11 +91,6 @@ def _score(ruleset: Ruleset, hand: list[Card], busted: bool = False) -> int:
     return make_game(ruleset, players, ruleset.deck_cards(players), 0, record=False).score_hand(hand, busted)
 
 
-def _round_count(trace: dict[str, Any]) -> int:
-    rounds = {step.get("observation", {}).get("round", 1) for step in trace["steps"] if "decision" in step}
-    return max(rounds | {1})
-
-
 def trace_file_cases(path: Path, name: str, prefix: str = "fixture") -> list[Case]:
     """The cases of one trace file (``.json``: one trace, ``.jsonl``: one per line), named ``PREFIX:NAME``
     (``:LINE`` added for a line of a ``.jsonl``). A trace that cannot be read or whose ruleset is unknown
@@ -94,13 +101,14 @@ def trace_file_cases(path: Path, name: str, prefix: str = "fixture") -> list[Cas
             continue
         trace = source.trace
         try:
-            ruleset = ruleset_from_json(trace["header"]["ruleset"])
+            document = TraceDocument.of(trace)
+            ruleset = ruleset_from_json(document.ruleset_json)
         except Exception:
             continue
-        level = Level.GAME if "footer" in trace or _round_count(trace) > 1 else Level.ROUND
+        level = Level.GAME if document.footer is not None or document.rounds > 1 else Level.ROUND
         case_name = name if source.line is None else f"{name}:{source.line}"
-        out.append(Case(f"{prefix}:{case_name}", level, ruleset, trace=trace,
-                        label=str(trace["header"].get("description", ""))))
+        out.append(Case(f"{prefix}:{case_name}", level, ruleset, trace=trace, label=document.description or "",
+                        _document=document))
     return out
 
 

@@ -27,10 +27,10 @@ from typing import Any
 from flip7_spec.cluster import ClusterError, in_order, worker_count
 from flip7_spec.conformance import ERRORED
 from flip7_spec.conformance.cases import Case
-from flip7_spec.conformance.engines import EngineSpec, EngineUnusable, Outcome, finish, handshake
-from flip7_spec.conformance.runner import CaseResult
+from flip7_spec.conformance.engines import EngineSpec, EngineUnusable, FinishedCase, finish, handshake
 from flip7_spec.outputs import write_file
 from flip7_spec.protocol.adapter import EngineAdapter
+from flip7_spec.results import CaseResult
 
 AHEAD_PER_THREAD = 3
 """Cases in flight per worker thread: enough that no worker waits for the next case, few enough that a
@@ -76,7 +76,7 @@ def check_engine(run: str, spec: EngineSpec) -> tuple[str, dict[str, Any] | str]
 
 
 def run_case(run: str, spec: EngineSpec, hello: dict[str, Any], case: Case, save: Path | None
-             ) -> tuple[Outcome, list[tuple[str, str]]]:
+             ) -> tuple[FinishedCase, list[tuple[str, str]]]:
     """On a worker: run one case on this thread's engine (see :func:`~.engines.finish`), and return its
     outcome with the traces to save (path and text each), which the command writes."""
     engine, own = _engine(run, spec)
@@ -143,13 +143,13 @@ class ClusterPool:
         self._hello = hello
         return hello
 
-    def run(self, cases: Iterator[Case], deliver: Callable[[Outcome], None],
-            finished: Callable[[Case, Outcome], None] | None = None) -> None:
+    def run(self, cases: Iterator[Case], deliver: Callable[[FinishedCase], None],
+            finished: Callable[[Case, FinishedCase], None] | None = None) -> None:
         """Run every case of ``cases`` on the cluster and pass each outcome to ``deliver`` in the order of the
         cases (``finished`` is told of each case as it finishes). The engines are closed at the end."""
         hello = self._hello if self._hello is not None else self.hello()
         by_index: dict[int, Case] = {}  # the cases in flight, not yet handed to ``finished``
-        waiting: dict[int, Outcome] = {}  # finished, not yet delivered
+        waiting: dict[int, FinishedCase] = {}  # finished, not yet delivered
         delivered = 0
 
         def tasks() -> Iterator[tuple[Callable[..., Any], tuple[Any, ...]]]:
@@ -157,7 +157,7 @@ class ClusterPool:
                 by_index[index] = case
                 yield run_case, (self.run_id, self.spec, hello, case, self.save)
 
-        def done(index: int, answer: tuple[Outcome, list[tuple[str, str]]]) -> None:
+        def done(index: int, answer: tuple[FinishedCase, list[tuple[str, str]]]) -> None:
             outcome, files = answer
             self._write(outcome, files)
             case = by_index.pop(index)
@@ -165,7 +165,7 @@ class ClusterPool:
             if finished is not None:
                 finished(case, outcome)
 
-        def failed(index: int, error: BaseException) -> tuple[Outcome, list[tuple[str, str]]]:
+        def failed(index: int, error: BaseException) -> tuple[FinishedCase, list[tuple[str, str]]]:
             if isinstance(error, EngineUnusable):
                 raise EngineUnusable(str(error)) from None
             name = type(error).__name__
@@ -174,7 +174,7 @@ class ClusterPool:
             case = by_index.pop(index)
             result = CaseResult(case.id, case.level, ERRORED, "the cluster's workers running this case died each "
                                                               f"time ({error})", label=case.label)
-            outcome = Outcome([result], 0)
+            outcome = FinishedCase([result], 0)
             waiting[index] = outcome
             if finished is not None:
                 finished(case, outcome)
@@ -189,7 +189,7 @@ class ClusterPool:
                 deliver(waiting.pop(index))
             self.close()
 
-    def _write(self, outcome: Outcome, files: list[tuple[str, str]]) -> None:
+    def _write(self, outcome: FinishedCase, files: list[tuple[str, str]]) -> None:
         """Write the traces a worker saved; a result whose trace cannot be written says so."""
         for path, text in files:
             try:

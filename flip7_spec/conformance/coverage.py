@@ -22,28 +22,29 @@ from flip7_spec.clauses import clauses_for
 from flip7_spec.evidence import Evidence, RoundEnd, ScoredRow
 from flip7_spec.machine import Game
 from flip7_spec.play import make_game
+from flip7_spec.protocol import Level
 from flip7_spec.registry import definition_of
 from flip7_spec.rulesets import Ruleset, preset, preset_names
+from flip7_spec.trace.document import TraceDocument, document_of
 
 
-def evidence_of(ruleset: Ruleset, trace: Mapping[str, Any], first_round_only: bool = False) -> Evidence:
+def evidence_of(ruleset: Ruleset, trace: TraceDocument | Mapping[str, Any], first_round_only: bool = False
+                ) -> Evidence:
     """The reference's play of ``trace`` (its deck, Dealer, reshuffles and choices), as :class:`Evidence`;
     with ``first_round_only``, up to the end of the first round. Stops quietly at a choice the reference
     refuses (the runner reports such a trace; coverage counts what was played)."""
-    header = trace["header"]
-    players = int(header["players"])
-    orders = [cards(list(r)) for r in _reshuffles(trace)]
-    game = make_game(ruleset, players, cards(list(header["deck"])), int(header.get("dealer", 0)),
-                     record=True, reshuffles=orders)
+    document = document_of(trace)
+    table = document.table
+    players = table.players
+    orders = [cards(list(r)) for r in document.reshuffles]
+    game = make_game(ruleset, players, cards(list(table.deck)), table.dealer, record=True, reshuffles=orders)
     ends = watch_round_ends(game)
     events = [e.to_json() for e in game.start()]
-    for step in trace.get("steps", []):
-        if "decision" not in step:
-            continue  # a chance step: its reshuffle order is queued already
+    for choice in document.choices:
         if game.pending is None or (first_round_only and ends):
             break
         try:
-            events.extend(e.to_json() for e in game.apply(step["decision"]["choice"]))
+            events.extend(e.to_json() for e in game.apply(choice))
         except Exception:
             break
     evidence = Evidence(ruleset, players, events, tuple(ends), game.over)
@@ -62,13 +63,7 @@ def watch_round_ends(game: Game) -> list[RoundEnd]:
     return ends
 
 
-def _reshuffles(trace: Mapping[str, Any]) -> list[list[str]]:
-    from flip7_spec.trace.record import trace_reshuffles
-
-    return trace_reshuffles(dict(trace))
-
-
-def trace_clauses(ruleset: Ruleset, trace: Mapping[str, Any]) -> tuple[frozenset[str], frozenset[str]]:
+def trace_clauses(ruleset: Ruleset, trace: TraceDocument | Mapping[str, Any]) -> tuple[frozenset[str], frozenset[str]]:
     """The clauses a trace's round case and game case exercise (one replay for both)."""
     evidence = evidence_of(ruleset, trace)
     return clauses_of_evidence(evidence.first_round()), clauses_of_evidence(evidence)
@@ -86,7 +81,7 @@ def case_clauses(case: Any, played: dict[int, tuple[Any, Evidence]] | None = Non
     keeps the reference's play of each trace (by ``id``), so that a trace's round and game cases replay it once."""
     if case.clauses is not None:
         return frozenset(case.clauses)
-    if case.level == "scoring":
+    if case.level is Level.SCORING:
         return frozenset({case.clause} if case.clause else set())
     if case.trace is None:
         return frozenset()
@@ -95,11 +90,11 @@ def case_clauses(case: Any, played: dict[int, tuple[Any, Evidence]] | None = Non
         if kept is not None and kept[0] is case.trace:
             evidence = kept[1]
         else:
-            evidence = evidence_of(case.ruleset, case.trace)
+            evidence = evidence_of(case.ruleset, case.document)
             if played is not None:
                 played.clear()  # only the latest trace: a round case and its game case come together
                 played[id(case.trace)] = (case.trace, evidence)
-        return clauses_of_evidence(evidence.first_round() if case.level == "round" else evidence)
+        return clauses_of_evidence(evidence.first_round() if case.level is Level.ROUND else evidence)
     except Exception:  # a trace the reference cannot even start: no coverage (the runner reports it)
         return frozenset()
 

@@ -23,9 +23,10 @@ from flip7_spec.clauses import CLAUSES
 from flip7_spec.errors import ChanceError, Flip7Error
 from flip7_spec.machine import Game
 from flip7_spec.misreadings import catalogue, option_deviation
-from flip7_spec.play import make_game, new_game
+from flip7_spec.play import make_game
 from flip7_spec.rulesets import Ruleset
 from flip7_spec.trace.compare import canonical, differences
+from flip7_spec.trace.document import Table
 
 Projection = Callable[[int, Any], Any]
 
@@ -136,34 +137,34 @@ def alternatives(ruleset: Ruleset) -> Iterator[Diagnosis]:
                         misreading.description, ruleset=variant)
 
 
-def reproduces(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Sequence[str]],
+def reproduces(ruleset: Ruleset, table: Table, reshuffles: Sequence[Sequence[str]],
                decisions: Sequence[Any], found: Sequence[Any], upto: int, project: Projection) -> bool:
     """Whether the reference under ``ruleset``, given the trace's setup and decisions, shows the engine's
     observations ``found[0..upto]`` (after projection) exactly."""
     # Most readings already differ at the divergent position: look there first, without building the
     # observations on the way (the costly part), and check every earlier position only for a match.
-    seen = _seen_at(ruleset, header, reshuffles, decisions, upto, project)
+    seen = _seen_at(ruleset, table, reshuffles, decisions, upto, project)
     return seen is not None and seen == canonical(project(upto, found[upto])) and \
-        _earlier_match(ruleset, header, reshuffles, decisions, found, upto, project)
+        _earlier_match(ruleset, table, reshuffles, decisions, found, upto, project)
 
 
-def _seen_at(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Sequence[str]],
+def _seen_at(ruleset: Ruleset, table: Table, reshuffles: Sequence[Sequence[str]],
              decisions: Sequence[Any], upto: int, project: Projection) -> str | None:
     """The canonical text of the reference's projected observation at position ``upto`` under ``ruleset``;
     None when the decisions or the reshuffle orders do not fit this reading."""
     try:
-        game = _replayed(ruleset, header, reshuffles, decisions, upto)
+        game = _replayed(ruleset, table, reshuffles, decisions, upto)
         return canonical(project(upto, game.observation()))
     except REPLAY_ERRORS:
         return None
 
 
-def _earlier_match(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Sequence[str]],
+def _earlier_match(ruleset: Ruleset, table: Table, reshuffles: Sequence[Sequence[str]],
                    decisions: Sequence[Any], found: Sequence[Any], upto: int, project: Projection) -> bool:
     """Whether the reference under ``ruleset`` shows ``found[position]`` (after projection) at every position
     before ``upto``."""
     try:
-        game = _replayed(ruleset, header, reshuffles, (), 0)
+        game = _replayed(ruleset, table, reshuffles, (), 0)
         for position in range(upto):
             if position > 0:
                 game.apply(decisions[position - 1])
@@ -174,12 +175,11 @@ def _earlier_match(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequenc
     return True
 
 
-def _replayed(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Sequence[str]],
+def _replayed(ruleset: Ruleset, table: Table, reshuffles: Sequence[Sequence[str]],
               decisions: Sequence[Any], count: int) -> Game:
     """The reference under ``ruleset`` after the trace's first ``count`` decisions (its deck is checked once,
     by the runner, not here)."""
-    game, _ = new_game(ruleset, header["players"], list(header["deck"]), dealer=header["dealer"],
-                       reshuffles=[cards(list(order)) for order in reshuffles], record=False, check_deck=False)
+    game, _ = table.new_game(ruleset, reshuffles, check_deck=False)
     for choice in decisions[:count]:
         game.apply(choice)
     return game
@@ -196,16 +196,15 @@ def is_reshuffle_problem(error: BaseException) -> bool:
     return isinstance(error, ChanceError) or text.startswith("reshuffle:") or "ChanceError" in str(error)
 
 
-def needs_other_reshuffle(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Sequence[str]],
+def needs_other_reshuffle(ruleset: Ruleset, table: Table, reshuffles: Sequence[Sequence[str]],
                           decisions: Sequence[Any], found: Sequence[Any], project: Projection) -> bool:
     """Whether the reference under ``ruleset`` shows the engine's observations ``found`` and then, at the next
     decision, cannot use the reshuffle orders either (it needs a reshuffle the trace does not hold)."""
     upto = len(found) - 1
-    if upto < 0 or not reproduces(ruleset, header, reshuffles, decisions, found, upto, project):
+    if upto < 0 or not reproduces(ruleset, table, reshuffles, decisions, found, upto, project):
         return False
     try:
-        game, _ = new_game(ruleset, header["players"], list(header["deck"]), dealer=header["dealer"],
-                           reshuffles=[cards(list(order)) for order in reshuffles], record=False)
+        game, _ = table.new_game(ruleset, reshuffles)
         for choice in decisions[:upto + 1]:
             game.apply(choice)
     except ChanceError:
@@ -215,13 +214,13 @@ def needs_other_reshuffle(ruleset: Ruleset, header: dict[str, Any], reshuffles: 
     return False
 
 
-def diagnose_reshuffle(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Sequence[str]],
+def diagnose_reshuffle(ruleset: Ruleset, table: Table, reshuffles: Sequence[Sequence[str]],
                        decisions: Sequence[Any], found: Sequence[Any], project: Projection) -> Diagnosis | None:
     """For an engine that stopped on the reshuffle orders: the first alternative reading under which the
     reference shows the same observations and then needs a reshuffle the orders do not fit, too."""
     for diagnosis in alternatives(ruleset):
         assert diagnosis.ruleset is not None
-        if needs_other_reshuffle(diagnosis.ruleset, header, reshuffles, decisions, found, project):
+        if needs_other_reshuffle(diagnosis.ruleset, table, reshuffles, decisions, found, project):
             return diagnosis
     return None
 
@@ -230,7 +229,7 @@ MAX_PAIRED = 12
 """Readings paired at most when no single one explains a divergence (those changing the step, in order)."""
 
 
-def diagnoses(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Sequence[str]],
+def diagnoses(ruleset: Ruleset, table: Table, reshuffles: Sequence[Sequence[str]],
               decisions: Sequence[Any], found: Sequence[Any], upto: int, project: Projection,
               pairs: bool = True) -> list[Diagnosis]:
     """Every alternative reading (:func:`alternatives`, in order) under which the reference reproduces the
@@ -238,11 +237,11 @@ def diagnoses(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Seq
     does (and ``pairs``), the pairs of readings that do together (each a :class:`Diagnosis` whose
     ``together`` names the second reading)."""
     def seen(variant: Ruleset) -> str | None:
-        return _seen_at(variant, header, reshuffles, decisions, upto, project)
+        return _seen_at(variant, table, reshuffles, decisions, upto, project)
 
     def fits(variant: Ruleset, at: str | None) -> bool:
         """``at`` being ``variant``'s observation at ``upto``: whether it shows the engine's, up to there."""
-        return at == target and _earlier_match(variant, header, reshuffles, decisions, found, upto, project)
+        return at == target and _earlier_match(variant, table, reshuffles, decisions, found, upto, project)
 
     target = canonical(project(upto, found[upto]))
     singles = [(d, seen(d.ruleset)) for d in alternatives(ruleset) if d.ruleset is not None]
@@ -296,22 +295,21 @@ def _pairs(ruleset: Ruleset, pairs: Sequence[tuple[Diagnosis, Diagnosis]],
     return found
 
 
-def diagnose(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Sequence[str]],
+def diagnose(ruleset: Ruleset, table: Table, reshuffles: Sequence[Sequence[str]],
              decisions: Sequence[Any], found: Sequence[Any], upto: int, project: Projection) -> Diagnosis | None:
     """The first of :func:`diagnoses` (with the others in its ``also``); None when no known reading fits."""
-    found_readings = diagnoses(ruleset, header, reshuffles, decisions, found, upto, project)
+    found_readings = diagnoses(ruleset, table, reshuffles, decisions, found, upto, project)
     return found_readings[0] if found_readings else None
 
 
-def reference_observations(ruleset: Ruleset, header: dict[str, Any], reshuffles: Sequence[Sequence[str]],
+def reference_observations(ruleset: Ruleset, table: Table, reshuffles: Sequence[Sequence[str]],
                            decisions: Sequence[Any], count: int) -> list[Any]:
     """The reference's observations under ``ruleset`` (deviations included) at the first ``count`` positions
     of the trace (the start, then after each decision); fewer when the reference cannot go on (a decision
     it does not allow, or a reshuffle the trace does not hold)."""
     out: list[Any] = []
     try:
-        game, _ = new_game(ruleset, header["players"], list(header["deck"]), dealer=header["dealer"],
-                           reshuffles=[cards(list(order)) for order in reshuffles], record=False)
+        game, _ = table.new_game(ruleset, reshuffles)
         out.append(game.observation())
         for choice in decisions[:max(0, count - 1)]:
             game.apply(choice)

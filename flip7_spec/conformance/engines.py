@@ -16,13 +16,16 @@ from flip7_spec.conformance.cases import Case, part_of
 from flip7_spec.conformance.declarations import DeclarationError, check_declarations
 from flip7_spec.conformance.filenames import saved_failure_name
 from flip7_spec.conformance.guard import GuardedEngine
-from flip7_spec.conformance.runner import CaseResult, run_case
+from flip7_spec.conformance.runner import run_case
 from flip7_spec.conformance.shrink import shrink, shrinkable
 from flip7_spec.errors import Flip7Error
 from flip7_spec.outputs import fit_file_name, write_file
+from flip7_spec.protocol import Level
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure
 from flip7_spec.protocol.process import ProcessEngine
+from flip7_spec.results import CaseResult
 from flip7_spec.trace.canonical import dumps_document
+from flip7_spec.trace.document import add_provenance
 from flip7_spec.user_modules import import_user_module
 
 
@@ -130,9 +133,9 @@ def rerun_command(spec: EngineSpec, path: Path) -> str:
 
 
 @dataclass
-class Outcome:
+class FinishedCase:
     """One finished case, with the saved shrunk trace when it failed; ``case`` is kept only when a result
-    failed (reports show the game up to the divergence)."""
+    failed or errored (reports show the game up to the divergence, or the step before the error)."""
 
     results: list[CaseResult]
     decisions: int
@@ -162,7 +165,7 @@ def _record_failure(small: dict[str, Any], case: Case, result: CaseResult, engin
     if again is not None:
         omits = SAVED_ERROR_OMITS if again.outcome == ERRORED else SAVED_FAILURE_OMITS
         record = {k: v for k, v in again.to_json().items() if k not in omits}
-        small["header"].setdefault("provenance", {})["failure"] = record
+        add_provenance(small, failure=record)
 
 
 TraceWriter = Callable[[Path, str], None]
@@ -170,7 +173,7 @@ TraceWriter = Callable[[Path, str], None]
 
 
 def finish(engine: EngineAdapter, hello: dict[str, Any], case: Case, save: Path | None,
-           spec: EngineSpec | None = None, writer: TraceWriter | None = None) -> Outcome:
+           spec: EngineSpec | None = None, writer: TraceWriter | None = None) -> FinishedCase:
     """Run one case; when it fails or errors and ``save`` is a folder, save its trace there (a generated game
     shrunk, a fixture as it is: outside a checkout the fixtures live in the installed package; a generated
     game the engine did not answer in time whole, as shrinking would wait for it again), with the failure or
@@ -195,7 +198,7 @@ def finish(engine: EngineAdapter, hello: dict[str, Any], case: Case, save: Path 
                 continue
             path = save / fit_file_name(saved_failure_name(case.id, str(result.level)))  # shell-safe, not too long
             if spec is not None:
-                small["header"].setdefault("provenance", {})["rerun"] = rerun_command(spec, path)
+                add_provenance(small, rerun=rerun_command(spec, path))
             try:
                 if writer is not None:
                     writer(path, dumps_document(small))
@@ -205,5 +208,5 @@ def finish(engine: EngineAdapter, hello: dict[str, Any], case: Case, save: Path 
                 result.shrunk = str(path)
             except OSError as error:  # OutputError included: a full disk, a folder gone
                 result.shrunk = f"(not saved: {error})"
-    decisions = sum(r.decisions for r in results if r.level != "legal")
-    return Outcome(results, decisions, case if any(r.outcome == FAIL for r in results) else None)
+    decisions = sum(r.decisions for r in results if r.level != Level.LEGAL)
+    return FinishedCase(results, decisions, case if any(r.outcome in (FAIL, ERRORED) for r in results) else None)

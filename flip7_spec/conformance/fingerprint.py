@@ -19,12 +19,13 @@ from typing import Any
 
 from flip7_spec.conformance import FAIL
 from flip7_spec.conformance.cases import Case
-from flip7_spec.conformance.runner import CaseResult, reproduces_case
+from flip7_spec.conformance.runner import reproduces_case
 from flip7_spec.errors import ChanceError, Flip7Error
 from flip7_spec.misreadings import split_deviation
 from flip7_spec.outputs import write_file
+from flip7_spec.results import CaseResult
 from flip7_spec.rulesets import Ruleset, preset
-from flip7_spec.trace.record import record_choices, trace_choices, trace_reshuffles
+from flip7_spec.trace.record import record_choices
 
 UNEXPLAINED = "unexplained"
 
@@ -42,12 +43,9 @@ class Cause:
 
 def causes_of(result: CaseResult) -> list[dict[str, Any]]:
     """The causes of one failure: its diagnosed readings in order, or one unexplained cause with its clause."""
-    causes = result.extra.get("causes")
-    if isinstance(causes, list) and causes:
-        return [c for c in causes if isinstance(c, dict)]
-    diagnosis = result.extra.get("diagnosis")
-    if isinstance(diagnosis, dict):
-        return [diagnosis]
+    named = result.readings()
+    if named:
+        return [c.to_json() for c in named]
     return [{"reading": None, "text": f"{UNEXPLAINED}: clause {result.clause} (a guess) at {result.where}"}]
 
 
@@ -104,8 +102,7 @@ def cause_lines(results: Sequence[CaseResult], limit: int = 12) -> list[str]:
 
 
 def _base_of(result: CaseResult) -> str | None:
-    base = result.extra.get("base")
-    return base if isinstance(base, str) else None
+    return result.base
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,14 +313,12 @@ def rerecorded(case: Case, fingerprint: Ruleset) -> Case:
     reference under the fingerprint's deviations, as far as its decisions and reshuffle orders still fit."""
     assert case.trace is not None
     ruleset = replace(case.ruleset, deviations=fingerprint.deviations)
-    header = case.trace["header"]
-    choices = trace_choices(case.trace)
-    reshuffles = trace_reshuffles(case.trace)
+    document = case.document
+    table, choices = document.table, document.choices
     for count in range(len(choices), -1, -1):
         try:
-            trace = record_choices(ruleset, header["players"], header["dealer"], header["deck"],
-                                   choices[:count], reshuffles, description=header.get("description"),
-                                   strict=False)
+            trace = record_choices(ruleset, table.players, table.dealer, table.deck, choices[:count],
+                                   document.reshuffles, description=document.description, strict=False)
             break
         except (ChanceError, Flip7Error):
             continue  # the decisions after this point need a reshuffle this reading plays differently

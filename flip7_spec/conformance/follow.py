@@ -22,6 +22,7 @@ from typing import Any
 from flip7_spec.conformance.diagnosis import Diagnosis, diagnoses, reference_observations
 from flip7_spec.rulesets import Ruleset
 from flip7_spec.trace.compare import canonical, differences, first_difference
+from flip7_spec.trace.document import Table
 from flip7_spec.trace.schema import json_path
 
 Projection = Callable[[int, Any], Any]
@@ -124,7 +125,7 @@ class Follow:
     kept (see :meth:`path`)."""
 
     ruleset: Ruleset
-    header: dict[str, Any]
+    table: Table
     reshuffles: list[list[str]]
     choices: list[Any]
     found: list[Any]
@@ -165,7 +166,7 @@ class Follow:
         """From a divergence at ``at`` that no known reading explains: its fields are set aside and the case
         goes on under ``ruleset`` (default: the case's) to the next divergence in other fields."""
         ruleset = self.ruleset if ruleset is None else ruleset
-        expected = reference_observations(ruleset, self.header, self.reshuffles, self.choices, len(self.found))
+        expected = reference_observations(ruleset, self.table, self.reshuffles, self.choices, len(self.found))
         project = self.masked(mask)
         here_expected = expected[at] if at < len(expected) else None
         self._unexplained[at] = (here_expected, self.found[at], mask)
@@ -178,7 +179,7 @@ class Follow:
         if len(keys) > 1:  # a known reading may explain this divergence but for one field
             for key in sorted(keys):
                 aside = mask | {key}
-                matches = diagnoses(ruleset, self.header, self.reshuffles, self.choices, self.found, at,
+                matches = diagnoses(ruleset, self.table, self.reshuffles, self.choices, self.found, at,
                                     self.masked(aside), pairs=False)  # single readings only: cheap enough
                 if matches:
                     self.fields[at] = len(differences(self.masked(aside)(at, here_expected),
@@ -192,7 +193,7 @@ class Follow:
         if nxt is None:
             return here
         self.fields[nxt] = len(differences(project(nxt, expected[nxt]), project(nxt, self.found[nxt])))
-        matches = diagnoses(ruleset, self.header, self.reshuffles, self.choices, self.found, nxt, project)
+        matches = diagnoses(ruleset, self.table, self.reshuffles, self.choices, self.found, nxt, project)
         rest = self.path(matches, nxt, depth + 1, wider) if matches else \
             self.unexplained(nxt, depth + 1, wider, ruleset)
         return here.then(rest)
@@ -200,7 +201,7 @@ class Follow:
     def _after(self, diagnosis: Diagnosis, ruleset: Ruleset, at: int, depth: int,
                mask: frozenset[FieldKey]) -> FollowedPath:
         project = self.masked(mask)
-        expected = reference_observations(ruleset, self.header, self.reshuffles, self.choices, len(self.found))
+        expected = reference_observations(ruleset, self.table, self.reshuffles, self.choices, len(self.found))
         upto = min(len(expected), len(self.found))
         nxt = next((k for k in range(at + 1, upto)
                     if canonical(project(k, expected[k])) != canonical(project(k, self.found[k]))), None)
@@ -211,7 +212,7 @@ class Follow:
             support = Support(at, fields, upto - at, upto, False)
             return FollowedPath([diagnosis], [at], [support], [mask], ruleset)
         self.fields[nxt] = len(differences(project(nxt, expected[nxt]), project(nxt, self.found[nxt])))
-        further = diagnoses(ruleset, self.header, self.reshuffles, self.choices, self.found, nxt, project)
+        further = diagnoses(ruleset, self.table, self.reshuffles, self.choices, self.found, nxt, project)
         here = FollowedPath([diagnosis], [at], [Support(at, fields, nxt - at, nxt, bool(further))], [mask], ruleset)
         if depth >= MAX_CAUSES:
             return here

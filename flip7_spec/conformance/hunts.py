@@ -23,6 +23,7 @@ from flip7_spec.evidence import Evidence
 from flip7_spec.machine import Game
 from flip7_spec.play import make_game
 from flip7_spec.policies import random_policy
+from flip7_spec.registry import definition_of
 from flip7_spec.rulesets import Ruleset, ruleset_from_json
 from flip7_spec.steering import PileSteering, Wanted, new_number_for, rig
 from flip7_spec.steering import card_text as card_is
@@ -231,6 +232,12 @@ def _still_deck(ruleset: Ruleset, bare: bool, rng: random.Random) -> tuple[tuple
     return tuple(sorted(kept.items()))
 
 
+def _draws(ruleset: Ruleset, text: str) -> int:
+    """How many cards the card written ``text`` makes a player draw in ``ruleset``'s game (its card list)."""
+    listed = definition_of(ruleset).card_type(text)
+    return 0 if listed is None else listed.draws
+
+
 class _Hunter:
     """Chooses for an aimed game and steers its pile before the first reshuffle."""
 
@@ -292,7 +299,7 @@ class _Hunter:
         """An Action followed by up to two more specials or a duplicate Number (a bust); with
         ``drawing_only`` (when the deck has one) always a drawing Action followed by two cards it draws."""
         actions = [t for t in self.aim.specials if not card(t).is_number and not card(t).is_modifier]
-        drawing = [t for t in actions if t in ("FLIP3", "FLIP4")]
+        drawing = [t for t in actions if _draws(self.aim.ruleset, t) > 1]
         if drawing and (drawing_only or (held and self.rng.random() < 0.3)):
             # a drawing Action, another Action held back or set aside, then a bust or a third Action: what
             # happens to the set-aside cards? (its revealer takes it, see choose)
@@ -316,7 +323,7 @@ class _Hunter:
         if decision.player != self.hero:
             return "stay" if "stay" in decision.options else "hit"
         held = set(game.players[self.hero].values)
-        drawing = [t for t in self.aim.specials if t in ("FLIP3", "FLIP4", "ONEMORE")]
+        drawing = [t for t in self.aim.specials if _draws(self.aim.ruleset, t) > 0]
         if len(held) >= 3 and drawing and self.rng.random() < 0.6:
             action = self.rng.choice(drawing)
             wanted: list[Wanted] = [lambda c, chosen: c.text == action]
@@ -338,7 +345,7 @@ def _rigged_deck(aim: Aim, rng: random.Random) -> list[Card]:
     rng.shuffle(deck)
     if aim.hunt == "tie":
         deck = _tie_deck(deck, aim.players, rng)
-    drawing = [t for t in aim.specials if t in ("FLIP3", "FLIP4")]
+    drawing = [t for t in aim.specials if _draws(aim.ruleset, t) > 1]
     if aim.hunt == "tangle" and drawing and rng.random() < 0.5:
         # a drawing Action within the deal: its target draws before everyone is dealt
         first = rng.choice(drawing)

@@ -11,8 +11,8 @@ from typing import Any
 
 from flip7_spec.conformance import ERRORED, FAIL, OUTCOMES, PASS, SKIPPED
 from flip7_spec.conformance.cases import PARTS, part_of
-from flip7_spec.conformance.runner import CaseResult
-from flip7_spec.protocol import LEVELS
+from flip7_spec.protocol import LEVELS, TRACE_LEVELS, Level
+from flip7_spec.results import CaseResult
 
 
 def counts_by_level(results: Sequence[CaseResult]) -> dict[str, dict[str, int]]:
@@ -42,24 +42,21 @@ def describe(result: CaseResult) -> list[str]:
         decision = "" if result.decision is None else f" after {_short(result.decision)}"
         lines = [f"FAIL {result.case_id} [{result.level}]{at}{decision}",
                  f"     {result.where}: expected {_short(result.expected)}, found {_short(result.found)}"
-                 f"  [clause {result.clause}{_BLAME_NOTES.get(str(result.extra.get('blame')), '')}]"]
-        others = [d for d in result.extra.get("differences", []) if d.get("where") != result.where]
+                 f"  [clause {result.clause}{_BLAME_NOTES.get(str(result.blame), '')}]"]
+        others = [d for d in result.differences or () if d.where != result.where]
         for other in others[:SHOWN_DIFFERENCES]:
-            lines.append(f"     {other['where']}: expected {_short(other['expected'])}, found {_short(other['found'])}")
+            lines.append(f"     {other.where}: expected {_short(other.expected)}, found {_short(other.found)}")
         if len(others) > SHOWN_DIFFERENCES:
             more = len(others) - SHOWN_DIFFERENCES
             lines.append(f"     ... {more} more fields differ at this step (--json lists them)")
-        causes = result.extra.get("causes")
-        if isinstance(causes, list) and len(causes) > 1:
+        causes = result.causes or ()
+        if len(causes) > 1:
             for number, cause in enumerate(causes, 1):
-                at = "" if cause.get("step") is None else f"at step {cause['step']}: "
-                together = cause.get("together")
-                needs = f" (only together with {', '.join(map(str, together))})" if together else ""
-                lines.append(f"     cause {number}: {at}{cause.get('text')}{needs}")
-        else:
-            diagnosis = result.extra.get("diagnosis")
-            if isinstance(diagnosis, dict):
-                lines.append(f"     {diagnosis.get('text')}")
+                at = "" if cause.step is None else f"at step {cause.step}: "
+                needs = f" (only together with {', '.join(cause.together)})" if cause.together else ""
+                lines.append(f"     cause {number}: {at}{cause.text}{needs}")
+        elif result.diagnosis is not None:
+            lines.append(f"     {result.diagnosis.text}")
         if result.label:
             lines.append(f"     catches: {result.label}")
         if result.shrunk:
@@ -71,9 +68,9 @@ def describe(result: CaseResult) -> list[str]:
             at = "the start" if result.step is None else f"step {result.step}"
             decision = "" if result.decision is None else f" after {_short(result.decision)}"
             lines.append(f"     at {at}{decision}")
-        if isinstance(result.extra.get("hand"), list):
-            busted = " (busted)" if result.extra.get("busted") else ""
-            lines.append(f"     scoring the hand {' '.join(map(str, result.extra['hand']))}{busted}")
+        if result.hand is not None:
+            busted = " (busted)" if result.busted else ""
+            lines.append(f"     scoring the hand {' '.join(result.hand)}{busted}")
         if result.raw:
             lines.append(f"     raw reply: {result.raw[:300]}")
         if result.stderr:
@@ -95,7 +92,7 @@ def summary_lines(results: Sequence[CaseResult], engine: str, seconds: float, de
         lines.append(f"{level:<9}{row[PASS]:>7}{row[FAIL]:>7}{row[SKIPPED]:>9}{row[ERRORED]:>9}")
     totals = {outcome: sum(row[outcome] for row in table.values()) for outcome in OUTCOMES}
     lines.append(f"{'total':<9}{totals[PASS]:>7}{totals[FAIL]:>7}{totals[SKIPPED]:>9}{totals[ERRORED]:>9}")
-    in_games = sum(r.seconds for r in results if r.level in ("round", "game"))
+    in_games = sum(r.seconds for r in results if r.level in TRACE_LEVELS)
     on_engine = engine_seconds(results, handshake)
     rate = decisions / in_games if in_games > 0 else 0.0
     share = f" ({on_engine / seconds:.0%})" if seconds > 0 else ""
@@ -107,7 +104,7 @@ def summary_lines(results: Sequence[CaseResult], engine: str, seconds: float, de
 def engine_seconds(results: Sequence[CaseResult], handshake: float = 0.0) -> float:
     """The seconds spent running cases on the engine (a case and its legal check counted once), plus the
     handshake."""
-    return handshake + sum(r.seconds for r in results if r.level != "legal")
+    return handshake + sum(r.seconds for r in results if r.level != Level.LEGAL)
 
 
 def corpus_lines(results: Sequence[CaseResult], fixtures_from: str | None) -> list[str]:
@@ -116,7 +113,7 @@ def corpus_lines(results: Sequence[CaseResult], fixtures_from: str | None) -> li
     cases: dict[str, set[str]] = {part: set() for part in PARTS}
     ran: dict[str, set[str]] = {part: set() for part in PARTS}
     for result in results:
-        if result.level == "legal":
+        if result.level == Level.LEGAL:
             continue
         part = part_of(result.case_id)
         cases[part].add(result.case_id)
@@ -138,7 +135,7 @@ def empty_part_warnings(results: Sequence[CaseResult], asked: Sequence[str]) -> 
     seen: dict[str, int] = dict.fromkeys(PARTS, 0)
     ran: dict[str, int] = dict.fromkeys(PARTS, 0)
     for result in results:
-        if result.level == "legal":
+        if result.level == Level.LEGAL:
             continue
         part = part_of(result.case_id)
         seen[part] += 1
@@ -212,10 +209,6 @@ def junit_report(results: Sequence[CaseResult], engine: str) -> str:
 
 def failure_message(result: CaseResult) -> str:
     """One line for a failure: its clause, where, and its causes (or that the clause is a guess)."""
-    causes = result.extra.get("causes")
-    if not isinstance(causes, list) or not causes:
-        diagnosis = result.extra.get("diagnosis")
-        causes = [diagnosis] if isinstance(diagnosis, dict) else []
-    readings = [str(c.get("text")) for c in causes if isinstance(c, dict) and c.get("text")]
+    readings = [c.text for c in result.readings() if c.text]
     why = "; ".join(readings) if readings else "no known reading reproduces the engine (the clause is a guess)"
     return f"clause {result.clause}: {result.where}: {why}"

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import replace
 from typing import Any
 
-from flip7_spec.conformance import ERRORED, FAIL, PASS, SKIPPED, Outcome
+from flip7_spec.conformance import ERRORED, FAIL, PASS, SKIPPED
 from flip7_spec.conformance.cases import Case
 from flip7_spec.conformance.diagnosis import (
     Diagnosis,
@@ -22,54 +22,24 @@ from flip7_spec.conformance.diagnosis import (
 from flip7_spec.conformance.follow import Follow, Support, possibly
 from flip7_spec.conformance.legality import first_illegal_offer
 from flip7_spec.errors import ChanceError
+from flip7_spec.judge import compared_differences, strip_options, totals_only
 from flip7_spec.protocol import Level
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure, Skipped
-from flip7_spec.protocol.declared import sent_ruleset
-from flip7_spec.protocol.process import ProcessEngine
+from flip7_spec.protocol.declared import sent_ruleset, unsupported
 from flip7_spec.protocol.schema import message_errors
 from flip7_spec.registry import Role, definition_of
-from flip7_spec.rulesets import Ruleset, preset
+from flip7_spec.results import CaseResult, Explanation, FieldDifference, LastAgreed, field_differences
+
+__all__ = ["BY_ENGINE", "HANDSHAKE", "CaseResult", "reproduces_case", "run_case", "run_scoring", "run_trace",
+           "support_problem"]
+from flip7_spec.rulesets import Ruleset
 from flip7_spec.trace.compare import (
-    Difference,
     blame,
     canonical,
-    differences,
     step_difference,
 )
-from flip7_spec.trace.record import trace_reshuffles
+from flip7_spec.trace.document import Table
 from flip7_spec.trace.schema import json_path
-
-
-@dataclass(slots=True)
-class CaseResult:
-    """The outcome of one case at one level."""
-
-    case_id: str
-    level: Level
-    outcome: Outcome
-    message: str = ""
-    step: int | None = None
-    where: str | None = None
-    expected: Any = None
-    found: Any = None
-    clause: str | None = None
-    decision: dict[str, Any] | None = None
-    raw: str | None = None
-    stderr: str = ""
-    label: str = ""
-    decisions: int = 0
-    seconds: float = 0.0
-    shrunk: str | None = None
-    skipped_by: str | None = None
-    """For a skipped result, who skipped it: ``"handshake"`` (the engine's declarations do not cover the case)
-    or ``"engine"`` (the engine replied ``skipped`` to a case its declarations cover)."""
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        out = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "extra"}
-        out.update(self.extra)
-        return out
-
 
 HANDSHAKE = "handshake"
 """A case skipped because the engine's handshake does not declare what it needs."""
@@ -78,45 +48,9 @@ BY_ENGINE = "engine"
 
 
 def support_problem(hello: dict[str, Any], case: Case) -> str | None:
-    """Why ``hello`` says the engine cannot run ``case`` (None when it can).
-
-    A declared option runs exactly the values declared (``[]`` runs none, not even the default); an option the
-    engine does not declare runs only the value of the preset its ruleset starts from.
-    """
-    if case.level not in hello.get("levels", []):
-        return f"the engine does not support the {case.level} level"
-    ruleset = case.ruleset
-    supported = hello.get("rulesets", [])
-    reference = _preset_or_none(ruleset.name)
-    if ruleset.name in supported and reference is not None:
-        base = reference
-    elif ruleset.base in supported:
-        base = preset(ruleset.base)
-    else:
-        return f"the engine does not implement the {ruleset.name} ruleset"
-    options = hello.get("options", {})
-    for name, value in ruleset.options().items():
-        declared = options.get(name)
-        if declared is None:
-            if not _same_value(value, getattr(base, name)):
-                return f"the engine does not declare {name} (only {base.name}'s {json.dumps(getattr(base, name))} runs)"
-        elif declared != "any" and not any(_same_value(value, v) for v in declared):
-            return f"the engine does not implement {name}={json.dumps(value)}"
-    if dict(ruleset.deck) != dict(base.deck) and not hello.get("decks", False):
-        return f"the engine does not take custom decks (ruleset {ruleset.name})"
-    return None
-
-
-def _same_value(a: Any, b: Any) -> bool:
-    """Equal as JSON values of the same type (``true`` is not ``1``)."""
-    return type(a) is type(b) and a == b
-
-
-def _preset_or_none(name: str) -> Ruleset | None:
-    try:
-        return preset(name)
-    except Exception:
-        return None
+    """Why ``hello`` says the engine cannot run ``case`` (None when it can): see
+    :func:`~flip7_spec.protocol.declared.unsupported`."""
+    return unsupported(hello, case.level, case.ruleset)
 
 
 def run_scoring(engine: EngineAdapter, case: Case, sent: dict[str, Any] | None = None) -> CaseResult:
@@ -127,56 +61,25 @@ def run_scoring(engine: EngineAdapter, case: Case, sent: dict[str, Any] | None =
         return CaseResult(case.id, Level.SCORING, PASS, label=case.label)
     hand = " ".join(case.hand) + (" (busted)" if case.busted else "")
     failure = CaseResult(case.id, Level.SCORING, FAIL, f"score of {hand}", where="$.score", expected=case.expected,
-                         found=found, clause=case.clause, label=case.label,
-                         extra={"hand": list(case.hand), "busted": case.busted})
+                         found=found, clause=case.clause, label=case.label, hand=tuple(case.hand),
+                         busted=case.busted)
     diagnosis = diagnose_score(case.ruleset, case.hand, case.busted, found)
     _explain(failure, diagnosis)
     if diagnosis is not None:
-        failure.extra["causes"] = [{**diagnosis.to_json(), "step": None}]
-        failure.extra["deviations"] = list(diagnosis.ruleset.deviations if diagnosis.ruleset else ())
+        failure.causes = (replace(Explanation.from_json(diagnosis.to_json()), at_step=True, step=None),)
+        failure.deviations = tuple(diagnosis.ruleset.deviations if diagnosis.ruleset else ())
     return failure
 
 
-def _round_end_index(steps: list[dict[str, Any]]) -> int | None:
-    for index, step in enumerate(steps):
-        if "decision" in step and (step.get("scores") or any(e.get("event") == "round_end"
-                                                              for e in step.get("events", []))):
-            return index
-    return None
-
-
-def strip_options(observation: Any) -> Any:
-    """The observation without its pending decision's legal choices (compared only at the legal level)."""
-    if isinstance(observation, dict) and isinstance(observation.get("pending"), dict):
-        pending = {k: v for k, v in observation["pending"].items() if k != "options"}
-        return {**observation, "pending": pending}
-    return observation
-
-
-def totals_only(observation: Any) -> Any:
-    """Only the players' totals (what a round case checks after its round has ended)."""
-    if isinstance(observation, dict) and isinstance(observation.get("players"), list):
-        return {"players": [{"total": p.get("total")} if isinstance(p, dict) else p
-                            for p in observation["players"]]}
-    return observation
-
-
-def compared_differences(expected: Any, found: Any, legal: bool = False, totals: bool = False) -> list[Difference]:
-    """Every field (as :func:`flip7_spec.trace.compare.differences` lists them, exact JSON: ``1``, ``1.0`` and
-    ``true`` differ) where two observations of one step differ as a case compares them: the legal choices only
-    at the ``legal`` level, the players' totals only when ``totals`` (a round case's last step). Empty exactly
-    when the case's comparison of that step passes."""
-    if totals:
-        expected, found = totals_only(expected), totals_only(found)
-    if not legal:
-        expected, found = strip_options(expected), strip_options(found)
-    return differences(expected, found)
-
-
-def differences_json(prefix: list[str | int], found: list[Difference]) -> list[dict[str, Any]]:
-    """The ``differences`` field of a result: each difference's JSON path in the trace, expected and found."""
-    return [{"where": json_path([*prefix, "observation", *d.path]), "expected": d.expected, "found": d.found}
-            for d in found]
+def _compared_decisions(case: Case) -> tuple[int, int | None]:
+    """How many of the case's decisions are compared, and the one during which its round ends (a round case
+    compares up to the end of its first round, and only the totals there; None for a game case)."""
+    document = case.document
+    if case.level is Level.ROUND:
+        round_end = document.first_round_end()
+        if round_end is not None:
+            return round_end + 1, round_end
+    return len(document.decisions), None
 
 
 def run_trace(engine: EngineAdapter, case: Case, legal: bool, sent: dict[str, Any] | None = None
@@ -188,38 +91,17 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool, sent: dict[str, An
     game's judge of legal choices (:class:`_Judged`), after a divergence too. ``sent`` is the ruleset as the
     engine is sent it (:func:`~flip7_spec.protocol.declared.sent_ruleset`; default: every option).
     """
-    assert case.trace is not None
-    trace = case.trace
-    header = trace["header"]
-    steps = [s for s in trace["steps"] if "decision" in s]
-    indices = [i for i, s in enumerate(trace["steps"]) if "decision" in s]
-    end = len(steps)
-    round_end = None
-    if case.level is Level.ROUND:
-        found_end = _round_end_index(steps)
-        if found_end is not None:
-            round_end = found_end
-            end = found_end + 1
+    document = case.document
+    table = document.table
+    end, round_end = _compared_decisions(case)
     ruleset_json = case.ruleset.for_engine().to_json() if sent is None else sent  # the engine plays its own deviations
-    expected_all = [trace.get("start", {}).get("observation")] + [s.get("observation") for s in steps[:end]]
-    decisions = [{"player": s["decision"].get("player"), "kind": s["decision"].get("kind"),
-                  "choice": s["decision"]["choice"]} for s in steps[:end]]
+    expected_all = document.observations(end)
+    decisions = [{"player": s.player, "kind": s.kind, "choice": s.choice} for s in document.decisions[:end]]
     decisions = [{k: v for k, v in d.items() if v is not None} for d in decisions]
-    found_all: list[Any]
-    stopped: Exception | None = None
-    reshuffles = trace_reshuffles(trace)
-    if isinstance(engine, ProcessEngine):
-        found_all, stopped = engine.play(ruleset_json, header["players"], header["dealer"], header["deck"],
-                                         reshuffles, decisions)
-    else:
-        found_all = []
-        try:
-            found_all.append(engine.start(ruleset_json, header["players"], header["dealer"], header["deck"],
-                                          reshuffles))
-            for d in decisions:
-                found_all.append(engine.decide(d["choice"], d.get("player"), d.get("kind")))
-        except Exception as error:  # compare what came before the failure first
-            stopped = error
+    indices = [s.index for s in document.decisions]
+    reshuffles = [list(order) for order in document.reshuffles]
+    found_all, stopped = engine.play_game(ruleset_json, table.players, table.dealer, list(table.deck),
+                                          reshuffles, decisions)
     if not found_all and stopped is not None:
         raise _located(stopped, 0)  # the start itself failed or was skipped
     if isinstance(stopped, Skipped):  # after a started game: the protocol allows skipped for start and score only
@@ -240,47 +122,53 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool, sent: dict[str, An
         at_round_end = round_end is not None and step == round_end
         if at_round_end:
             expected, found = totals_only(expected), totals_only(found)
-        observations = _observations(expected_all[position], observed, at_round_end)
+        observations = (expected_all[position], observed, at_round_end)
         difference = step_difference(strip_options(expected), strip_options(found))
         if difference is None and legal and legal_problem is None:
             options_difference = step_difference(expected, found)
             if options_difference is not None:
-                legal_problem = _failure(case, Level.LEGAL, trace, step, step_index, prefix, options_difference,
-                                         expected, position)
-                legal_problem.extra.update(observations)
-                legal_problem.extra["differences"] = differences_json(prefix, compared_differences(
-                    expected, found, legal=True))
-                _explain(legal_problem, diagnose(case.ruleset, header, reshuffles, [d["choice"] for d in decisions],
+                legal_problem = _failure(case, Level.LEGAL, step_index, prefix, options_difference, expected,
+                                         position)
+                _observations(legal_problem, *observations)
+                legal_problem.differences = field_differences(prefix, compared_differences(expected, found,
+                                                                                           legal=True))
+                _explain(legal_problem, diagnose(case.ruleset, table, reshuffles, [d["choice"] for d in decisions],
                                                  found_all, position, _projection(round_end, legal=True)))
         if difference is not None:
             problems = message_errors(observed, "observation")
             if problems:
                 at = "the start" if step_index is None else f"step {step_index}"
-                raise EngineFailure(f"observation breaks the protocol at {at}: {problems[0]}",
-                                    raw=json.dumps(observed)[:2000], at=position,
-                                    in_sync=stopped is None or getattr(stopped, "in_sync", False))
-            failure = _failure(case, case.level, trace, step, step_index, prefix, difference, expected, position)
-            failure.extra.update(observations)
-            failure.extra["differences"] = differences_json(prefix, compared_differences(expected, found))
+                broken = EngineFailure(f"observation breaks the protocol at {at}: {problems[0]}",
+                                       raw=json.dumps(observed)[:2000], at=position,
+                                       in_sync=stopped is None or getattr(stopped, "in_sync", False))
+                broken.agreed = _last_agreed(expected_all, found_all, position)
+                raise broken
+            failure = _failure(case, case.level, step_index, prefix, difference, expected, position)
+            _observations(failure, *observations)
+            failure.differences = field_differences(prefix, compared_differences(expected, found))
             choices = [d["choice"] for d in decisions]
-            follow = Follow(case.ruleset, header, reshuffles, choices, found_all, indices, _projection(round_end))
-            follow.fields[position] = len(failure.extra["differences"])
-            matches = diagnoses(case.ruleset, header, reshuffles, choices, found_all, position, follow.project)
+            follow = Follow(case.ruleset, table, reshuffles, choices, found_all, indices, _projection(round_end))
+            follow.fields[position] = len(failure.differences)
+            matches = diagnoses(case.ruleset, table, reshuffles, choices, found_all, position, follow.project)
             path = follow.path(matches, position) if matches else follow.unexplained(position)
             _explain(failure, path.causes[0], path.supports[0], case.ruleset)
-            failure.extra["causes"] = follow.causes_json(path)
-            failure.extra["deviations"] = list(path.ruleset.deviations)
+            failure.causes = tuple(Explanation.from_json(c) for c in follow.causes_json(path))
+            failure.deviations = tuple(path.ruleset.deviations)
             return [failure, *judged.results(legal_problem)]
     if stopped is not None:
         if legal_problem is None and is_reshuffle_problem(stopped):
-            return [_reshuffle_failure(case, header, reshuffles, decisions, found_all, indices, round_end, stopped)]
+            return [_reshuffle_failure(case, table, reshuffles, decisions, found_all, indices, round_end, stopped)]
         if legal_problem is None:
-            raise _located(stopped, len(found_all))
+            located = _located(stopped, len(found_all))
+            if isinstance(located, EngineFailure):
+                located.agreed = _last_agreed(expected_all, found_all, len(found_all))
+            raise located
         # The engine offered other choices, then refused one the rules allow: a rules failure at both levels.
         refused = CaseResult(case.id, case.level, FAIL, f"the engine refused a legal choice: {stopped}",
                              step=legal_problem.step, where=legal_problem.where, expected=legal_problem.expected,
                              found=legal_problem.found, clause=legal_problem.clause, decision=legal_problem.decision,
-                             label=case.label, decisions=legal_problem.decisions, extra=dict(legal_problem.extra))
+                             label=case.label, decisions=legal_problem.decisions)
+        _copy_explanations(legal_problem, refused)
         return [refused, legal_problem]
     results = [CaseResult(case.id, case.level, PASS, decisions=len(decisions), label=case.label)]
     if legal:
@@ -300,20 +188,38 @@ def _located(error: Exception, at: int) -> Exception:
     return failure
 
 
-def _observations(expected: Any, found: Any, totals: bool) -> dict[str, Any]:
-    """Both whole observations at a divergence, for reports that show the two tables side by side; ``compared``
-    says when only the totals were compared (a round case's last step shows the next round already dealt)."""
-    out = {"expected_observation": expected, "found_observation": found}
+def _last_agreed(expected: list[Any], found: list[Any], before: int) -> tuple[int, Any] | None:
+    """The last place before ``before`` whose observation the case compared, and the engine's observation there
+    (every compared place before a failure agreed, or the case would have failed there); None when the case
+    compared none (the trace records no observation there)."""
+    for position in range(min(before, len(found)) - 1, -1, -1):
+        if position < len(expected) and expected[position] is not None:
+            return position, found[position]
+    return None
+
+
+def _observations(failure: CaseResult, expected: Any, found: Any, totals: bool) -> None:
+    """Keep both whole observations at a divergence in ``failure``, for reports that show the two tables side by
+    side; ``compared`` says when only the totals were compared (a round case's last step shows the next round
+    already dealt)."""
+    failure.expected_observation, failure.found_observation = expected, found
     if totals:
-        out["compared"] = "totals"
-    return out
+        failure.compared = "totals"
 
 
-def _failure(case: Case, level: Level, trace: dict[str, Any], step: int | None, step_index: int | None,
-             prefix: list[str | int], difference: Any, expected: Any, position: int) -> CaseResult:
-    events = trace.get("start", {}).get("events", []) if step_index is None else \
-        trace["steps"][step_index].get("events", [])
-    decision = None if step_index is None else trace["steps"][step_index]["decision"]
+def _copy_explanations(source: CaseResult, target: CaseResult) -> None:
+    """What ``source`` shows of its divergence (observations, differences, readings, blame), on ``target``."""
+    for name in ("differences", "expected_observation", "found_observation", "compared", "diagnosis", "causes",
+                 "blame", "base", "fits_none", "deviations"):
+        setattr(target, name, getattr(source, name))
+
+
+def _failure(case: Case, level: Level, step_index: int | None, prefix: list[str | int], difference: Any,
+             expected: Any, position: int) -> CaseResult:
+    document = case.document
+    events = document.events_at(position)
+    step = document.step_at(position)
+    decision = None if step is None else step.decision
     clause = blame(difference.path, events, Role.HIT_STAY, definition_of(case.ruleset), expected)
     where = json_path([*prefix, "observation", *difference.path])
     return CaseResult(case.id, level, FAIL, "observation differs", step=step_index, where=where,
@@ -328,8 +234,7 @@ class _Judged:
 
     def __init__(self, case: Case, reshuffles: list[list[str]], decisions: list[dict[str, Any]], found: list[Any],
                  indices: list[int], round_end: int | None, legal: bool) -> None:
-        assert case.trace is not None
-        self.case, self.trace, self.reshuffles, self.found = case, case.trace, reshuffles, found
+        self.case, self.reshuffles, self.found = case, reshuffles, found
         self.choices = [d["choice"] for d in decisions]
         self.indices, self.round_end = indices, round_end
         self.offer = first_illegal_offer(case.ruleset, found) if legal else None
@@ -344,21 +249,21 @@ class _Judged:
         step_index = None if position == 0 else self.indices[position - 1]
         prefix: list[str | int] = ["start"] if step_index is None else ["steps", step_index]
         where = json_path([*prefix, "observation", "pending", "options"])
-        decision = None if step_index is None else self.trace["steps"][step_index]["decision"]
+        step = case.document.step_at(position)
+        decision = None if step is None else step.decision
         failure = CaseResult(case.id, Level.LEGAL, FAIL, "the choices offered are not those the rules allow",
                              step=step_index, where=where, expected=offer.allowed, found=offer.offered,
                              clause=offer.clause, decision=decision, label=case.label, decisions=position)
-        failure.extra.update(_observations(offer.allowed_observation(), offer.observation, False))
-        failure.extra["differences"] = [{"where": where, "expected": offer.allowed, "found": offer.offered}]
-        diagnosis = diagnose(case.ruleset, self.trace["header"], self.reshuffles, self.choices, self.found,
+        _observations(failure, offer.allowed_observation(), offer.observation, False)
+        failure.differences = (FieldDifference(where, offer.allowed, offer.offered),)
+        diagnosis = diagnose(case.ruleset, case.document.table, self.reshuffles, self.choices, self.found,
                              position, _projection(self.round_end, legal=True))
         if diagnosis is not None:
             _explain(failure, diagnosis)
             return [failure]
-        failure.extra["blame"] = "rules"  # no reading named, but the clause is the rules' own, not a guess
-        failure.extra["causes"] = [{"reading": None, "step": step_index, "where": where,
-                                    "text": f"the engine offers choices the rules do not allow: clause "
-                                            f"{offer.clause} at {where}"}]
+        failure.blame = "rules"  # no reading named, but the clause is the rules' own, not a guess
+        failure.causes = (Explanation(f"the engine offers choices the rules do not allow: clause {offer.clause} at "
+                                      f"{where}", reading=None, at_step=True, step=step_index, where=where),)
         return [failure]
 
 
@@ -381,17 +286,11 @@ def reproduces_case(case: Case, ruleset: Ruleset) -> bool:
     if case.level is Level.SCORING:
         found = hand_score_or_none(ruleset, case.hand, case.busted)
         return found is not None and step_difference(case.expected, found) is None
-    assert case.trace is not None
-    trace = case.trace
-    steps = [s for s in trace["steps"] if "decision" in s]
-    end, round_end = len(steps), None
-    if case.level is Level.ROUND:
-        round_end = _round_end_index(steps)
-        if round_end is not None:
-            end = round_end + 1
-    expected = [trace.get("start", {}).get("observation")] + [s.get("observation") for s in steps[:end]]
-    choices = [s["decision"]["choice"] for s in steps[:end]]
-    seen = reference_observations(ruleset, trace["header"], trace_reshuffles(trace), choices, len(expected))
+    document = case.document
+    end, round_end = _compared_decisions(case)
+    expected = document.observations(end)
+    choices = document.choices[:end]
+    seen = reference_observations(ruleset, document.table, document.reshuffles, choices, len(expected))
     if len(seen) < len(expected):
         return False
     project = _projection(round_end)
@@ -399,7 +298,7 @@ def reproduces_case(case: Case, ruleset: Ruleset) -> bool:
                for at, (want, got) in enumerate(zip(expected, seen, strict=True)))
 
 
-def _reshuffle_failure(case: Case, header: dict[str, Any], reshuffles: list[list[str]],
+def _reshuffle_failure(case: Case, table: Table, reshuffles: list[list[str]],
                        decisions: list[dict[str, Any]], found: list[Any], indices: list[int],
                        round_end: int | None, stopped: Exception) -> CaseResult:
     """The engine could not use the reshuffle orders it was given: it reshuffles at another moment, or other
@@ -420,13 +319,14 @@ def _reshuffle_failure(case: Case, header: dict[str, Any], reshuffles: list[list
                          found=found_text,
                          clause=definition_of(case.ruleset).clause_of(Role.RESHUFFLE),
                          decision=decision, label=case.label, decisions=len(found) - 1)
-    diagnosis = diagnose_reshuffle(case.ruleset, header, reshuffles, [d["choice"] for d in decisions], found,
+    diagnosis = diagnose_reshuffle(case.ruleset, table, reshuffles, [d["choice"] for d in decisions], found,
                                    _projection(round_end))
     # One fact only (the reading needs another reshuffle there too): a possible reading, not a claim.
     at = len(found) - 1
     _explain(failure, diagnosis, Support(at, 1, 1, None, False), case.ruleset)
     if diagnosis is not None:
-        failure.extra["causes"] = [{**failure.extra["diagnosis"], "step": step_index}]
+        assert failure.diagnosis is not None
+        failure.causes = (replace(failure.diagnosis, at_step=True, step=step_index),)
     return failure
 
 
@@ -437,28 +337,30 @@ def _explain(failure: CaseResult, diagnosis: Diagnosis | None, support: Support 
     no known reading reproduces the engine (saying so when the clause is an option's and the engine fits
     none of its readings)."""
     if ruleset is not None:
-        failure.extra["base"] = ruleset.base or ruleset.name
+        failure.base = ruleset.base or ruleset.name
     if diagnosis is None:
-        failure.extra["blame"] = "guess"
+        failure.blame = "guess"
         failure.message += " (no known reading reproduces the engine; the clause is a guess)"
         if ruleset is not None and failure.clause is not None:
             fits_none = none_of_the_readings(ruleset, failure.clause)
             if fits_none:
-                failure.extra["fits_none"] = fits_none
+                failure.fits_none = fits_none
                 failure.message += f"; {fits_none}"
         return
-    failure.extra["diagnosis"] = diagnosis.to_json()
+    named = diagnosis.to_json()
     if support is not None:
-        failure.extra["diagnosis"]["evidence"] = support.to_json()
+        named["evidence"] = support.to_json()
     if diagnosis.ruleset is not None:
-        failure.extra["base"] = diagnosis.ruleset.base or diagnosis.ruleset.name
+        failure.base = diagnosis.ruleset.base or diagnosis.ruleset.name
     failure.clause = diagnosis.clause
     if support is not None and not support.confirmed:
-        failure.extra["blame"] = "possible"
-        failure.extra["diagnosis"]["text"] = possibly(diagnosis.describe(), support)
+        failure.blame = "possible"
+        named["text"] = possibly(diagnosis.describe(), support)
+        failure.diagnosis = Explanation.from_json(named)
         failure.message += f"; {possibly(diagnosis.describe(), support)}"
         return
-    failure.extra["blame"] = "diagnosed"
+    failure.diagnosis = Explanation.from_json(named)
+    failure.blame = "diagnosed"
     failure.message += f"; {diagnosis.describe()}"
 
 
@@ -480,29 +382,52 @@ def _errored(engine: EngineAdapter, case: Case, failure: EngineFailure) -> CaseR
     """An errored result: the engine's message, raw reply and stderr excerpt (up to the failing reply), and
     where the error came. In a trace case, as for a failure, the step (its index in the trace's ``steps``)
     and the decision of the request that failed, ``where`` naming that step (``$.start`` for the start).
-    A scoring case has no trace: it carries the hand, and the ruleset as sent, to ask the engine again."""
+    A scoring case has no trace: it carries the hand, and the ruleset as sent, to ask the engine again.
+    A trace case that errored after the engine answered part of its game carries ``last_agreed``: the last
+    observation the engine and the reference agreed on before the error, its step (None: the start) and
+    its JSON path in the trace, so that a report shows the table as it stood (:func:`last_agreed`)."""
     stderr = failure.stderr
-    if isinstance(engine, ProcessEngine) and failure.at is not None:
-        stderr = engine.stderr_through(failure.at)
+    through = None if failure.at is None else engine.stderr_through(failure.at)
+    if through is not None:
+        stderr = through
     result = CaseResult(case.id, case.level, ERRORED, str(failure), raw=failure.raw, stderr=stderr,
                         label=case.label)
     if case.trace is not None and failure.at is not None:
-        steps = case.trace["steps"]
-        indices = [i for i, step in enumerate(steps) if "decision" in step]
+        document = case.document
         result.decisions = failure.at
         if failure.at == 0:
             result.where = json_path(["start"])
-        elif failure.at <= len(indices):
-            result.step = indices[failure.at - 1]
-            result.decision = steps[result.step]["decision"]
-            result.where = json_path(["steps", result.step])
+        elif (step := document.step_at(failure.at)) is not None:
+            result.step = step.index
+            result.decision = step.decision
+            result.where = json_path(["steps", step.index])
+        if failure.agreed is not None:
+            result.last_agreed = last_agreed([d.index for d in document.decisions], *failure.agreed)
     elif case.level is Level.SCORING:
-        result.extra.update(hand=list(case.hand), busted=case.busted, ruleset=case.ruleset.for_engine().to_json())
+        result.hand, result.busted, result.ruleset = tuple(case.hand), case.busted, case.ruleset.for_engine().to_json()
     return result
 
 
+def last_agreed(indices: list[int], position: int, observation: Any) -> LastAgreed:
+    """An errored result's ``last_agreed``: the observation at ``position`` of the game (0 the start, k after
+    its k-th decision, which is the trace's step ``indices[k - 1]``), its ``step`` (None for the start) and
+    ``where`` (its JSON path in the trace)."""
+    step = None if position == 0 else indices[position - 1]
+    prefix: list[str | int] = ["start"] if step is None else ["steps", step]
+    return LastAgreed(step, json_path([*prefix, "observation"]), observation)
+
+
 def run_case(engine: EngineAdapter, case: Case, hello: dict[str, Any]) -> list[CaseResult]:
-    """Run one case; never raises for anything the engine does (crash, hang, garbage, exception)."""
+    """Run one case; never raises for anything the engine does (crash, hang, garbage, exception). The engine
+    is told the case's id while it runs it (a process engine's traffic records it)."""
+    engine.case = case.id
+    try:
+        return _run_case(engine, case, hello)
+    finally:
+        engine.case = None
+
+
+def _run_case(engine: EngineAdapter, case: Case, hello: dict[str, Any]) -> list[CaseResult]:
     started = time.perf_counter()
     problem = support_problem(hello, case)
     if problem is not None:

@@ -51,7 +51,7 @@ CACHE_VARIABLE = "FLIP7_SPEC_CACHE_DIR"
 
 
 @dataclass(frozen=True)
-class Hand:
+class ScoringHand:
     """One distinguishing hand: the specification scores ``cards`` (busted or not) as ``expected``, the
     misreading that breaks ``clause`` scores it otherwise."""
 
@@ -67,8 +67,8 @@ class Hand:
                 "busted": self.busted, "expected": self.expected}
 
     @staticmethod
-    def from_json(value: dict[str, Any]) -> Hand:
-        return Hand(str(value["id"]), str(value["misreading"]), str(value["clause"]),
+    def from_json(value: dict[str, Any]) -> ScoringHand:
+        return ScoringHand(str(value["id"]), str(value["misreading"]), str(value["clause"]),
                     tuple(str(c) for c in value["cards"]), bool(value["busted"]), int(value["expected"]))
 
 
@@ -84,7 +84,7 @@ class IncompleteSearch(Flip7Error):
     """A search that did not run to its end (z3 timed out or was cancelled): its hands must not be cached."""
 
 
-def search(ruleset: Ruleset) -> list[Hand]:
+def search(ruleset: Ruleset) -> list[ScoringHand]:
     """Run the z3 searches for ``ruleset`` (seconds). A game without a symbolic model gives no hands.
 
     Raises :class:`IncompleteSearch` when a search does not finish; a Ctrl-C that z3 took while searching
@@ -106,7 +106,7 @@ def search(ruleset: Ruleset) -> list[Hand]:
             signal.raise_signal(signal.SIGINT)  # raises here in the main thread unless SIGINT is ignored
             raise IncompleteSearch("the search was interrupted") from None
         raise IncompleteSearch(f"the search did not finish ({type(error).__name__}: {reason})") from None
-    return [Hand(c.id, c.misreading, c.clause, tuple(c.cards), c.busted, c.expected) for c in found]
+    return [ScoringHand(c.id, c.misreading, c.clause, tuple(c.cards), c.busted, c.expected) for c in found]
 
 
 def shipped_path() -> Path:
@@ -115,7 +115,7 @@ def shipped_path() -> Path:
 
 
 @cache
-def _shipped() -> dict[str, tuple[str, tuple[Hand, ...]]]:
+def _shipped() -> dict[str, tuple[str, tuple[ScoringHand, ...]]]:
     """The shipped hands by preset name, each with the hash of the ruleset they were searched for."""
     try:
         document = json.loads(shipped_path().read_text(encoding="utf-8"))
@@ -125,7 +125,7 @@ def _shipped() -> dict[str, tuple[str, tuple[Hand, ...]]]:
         return {}
     out = {}
     for name, entry in document.get("rulesets", {}).items():
-        out[name] = (str(entry["hash"]), tuple(Hand.from_json(h) for h in entry["hands"]))
+        out[name] = (str(entry["hash"]), tuple(ScoringHand.from_json(h) for h in entry["hands"]))
     return out
 
 
@@ -156,7 +156,7 @@ def _checksum(digest: str, version: str, hands: list[dict[str, Any]]) -> str:
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
-def _read_cached(path: Path, digest: str) -> tuple[Hand, ...] | None:
+def _read_cached(path: Path, digest: str) -> tuple[ScoringHand, ...] | None:
     """The hands of a complete entry for ``digest`` by this version, or None: nothing there (silently), or
     an entry that cannot be trusted (one line, then it is searched again and replaced)."""
     from flip7_spec import __version__
@@ -181,7 +181,7 @@ def _read_cached(path: Path, digest: str) -> tuple[Hand, ...] | None:
         raw = document.get("hands")
         if not isinstance(raw, list) or document.get("checksum") != _checksum(digest, __version__, raw):
             raise ValueError("its checksum does not match its content")
-        return tuple(Hand.from_json(h) for h in raw)
+        return tuple(ScoringHand.from_json(h) for h in raw)
     except (InputError, ValueError, KeyError, TypeError, AttributeError) as error:
         notice(f"scoring-hands cache {path}: set aside ({error}); searching again")
         return None
@@ -191,7 +191,7 @@ def _reason(error: OSError) -> str:
     return (error.strerror or str(error)).lower()
 
 
-def _write_cached(path: Path, ruleset: Ruleset, digest: str, hands: tuple[Hand, ...]) -> None:
+def _write_cached(path: Path, ruleset: Ruleset, digest: str, hands: tuple[ScoringHand, ...]) -> None:
     """Keep the hands of a complete search: written whole to a temporary file of this run's own, marked
     complete and checksummed, then renamed over whatever was there (never through a link)."""
     from flip7_spec import __version__
@@ -213,10 +213,10 @@ def _write_cached(path: Path, ruleset: Ruleset, digest: str, hands: tuple[Hand, 
         write_file(path, json.dumps(document, indent=1, sort_keys=True) + "\n", "scoring-hands cache entry")
 
 
-_memory: dict[str, tuple[Hand, ...]] = {}
+_memory: dict[str, tuple[ScoringHand, ...]] = {}
 
 
-def hands_for(ruleset: Ruleset, fresh: bool = False) -> tuple[Hand, ...]:
+def hands_for(ruleset: Ruleset, fresh: bool = False) -> tuple[ScoringHand, ...]:
     """The distinguishing hands of ``ruleset``: shipped for a preset whose hash matches, else from the disk
     cache, else searched (and then cached, when the search ran to its end). ``fresh`` always searches and
     touches no file. A search that did not finish gives no hands for this run, with one line saying so."""
@@ -241,7 +241,7 @@ def hands_for(ruleset: Ruleset, fresh: bool = False) -> tuple[Hand, ...]:
     return hands
 
 
-def _searched(ruleset: Ruleset) -> tuple[tuple[Hand, ...], bool]:
+def _searched(ruleset: Ruleset) -> tuple[tuple[ScoringHand, ...], bool]:
     """The hands :func:`search` finds and whether the search ran to its end (one line when it did not)."""
     try:
         return tuple(search(ruleset)), True

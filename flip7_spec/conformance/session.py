@@ -26,18 +26,19 @@ from flip7_spec.conformance.engines import (
     SAVED_FAILURE_OMITS,
     EngineSpec,
     EngineUnusable,
-    Outcome,
+    FinishedCase,
     finish,
     handshake,
     rerun_command,
 )
 from flip7_spec.conformance.fingerprint import fingerprint_cases
-from flip7_spec.conformance.runner import CaseResult
 from flip7_spec.conformance.steer import BATCH, RUN_BUDGET, generated_and_aimed
 from flip7_spec.conformance.workers import WorkerPool
+from flip7_spec.protocol import CHECKED_LEVELS, TRACE_LEVELS, Level
+from flip7_spec.results import CaseResult
 from flip7_spec.rulesets import Ruleset
 
-__all__ = ["SAVED_FAILURE_OMITS", "Corpus", "EngineSpec", "EngineUnusable", "Outcome", "finish", "handshake",
+__all__ = ["SAVED_FAILURE_OMITS", "Corpus", "EngineSpec", "EngineUnusable", "FinishedCase", "finish", "handshake",
            "rerun_command", "run"]
 
 
@@ -54,7 +55,7 @@ class Corpus:
     players: Sequence[int] = (3, 4, 5, 6)
     fixtures: Path | None = None
     scoring: bool = True
-    levels: frozenset[str] = field(default_factory=lambda: frozenset({"scoring", "round", "game"}))
+    levels: frozenset[Level] = CHECKED_LEVELS
     traces: Sequence[Path] = ()
     fresh_hands: bool = False
     background: bool = False
@@ -144,7 +145,7 @@ class Corpus:
                 generated = itertools.chain([] if first is None else [first], helper)
             else:
                 generated = make()
-        if self.scoring and "scoring" in self.levels:
+        if self.scoring and Level.SCORING in self.levels:
             for ruleset in self.ruleset_list:
                 for case in (scoring_cases(ruleset, fresh=True) if self.fresh_hands else scoring_cases(ruleset)):
                     if self.wanted(case):
@@ -163,9 +164,9 @@ class Corpus:
 
     def size(self) -> int:
         """An estimate of the number of cases, for the progress bar."""
-        generated = self.games * len({"round", "game"} & self.levels) if self.generates() else 0
+        generated = self.games * len(TRACE_LEVELS & self.levels) if self.generates() else 0
         generated = generated if self.ruleset_list else 0
-        scoring = 14 * len(self.ruleset_list) if self.scoring and "scoring" in self.levels else 0
+        scoring = 14 * len(self.ruleset_list) if self.scoring and Level.SCORING in self.levels else 0
         return generated + len(self.fixture_list()) + len(self.traces) + scoring
 
 
@@ -175,8 +176,8 @@ class CasePool(Protocol):
 
     def hello(self) -> dict[str, Any]: ...
 
-    def run(self, cases: Iterator[Case], deliver: Callable[[Outcome], None],
-            finished: Callable[[Case, Outcome], None] | None = None) -> None: ...
+    def run(self, cases: Iterator[Case], deliver: Callable[[FinishedCase], None],
+            finished: Callable[[Case, FinishedCase], None] | None = None) -> None: ...
 
 
 KEPT_PASSED = 2_000
@@ -184,7 +185,7 @@ KEPT_PASSED = 2_000
 
 
 def run(spec: EngineSpec, corpus: Corpus, workers: int = 1, save: Path | None = None,
-        on_outcome: Callable[[Outcome], None] | None = None,
+        on_outcome: Callable[[FinishedCase], None] | None = None,
         on_start: Callable[[dict[str, Any], Corpus], None] | None = None,
         passed: list[Case] | None = None, pool: CasePool | None = None,
         campaign: Campaign | None = None, isolated: bool = False) -> tuple[dict[str, Any], list[CaseResult], int]:
@@ -223,7 +224,7 @@ def run(spec: EngineSpec, corpus: Corpus, workers: int = 1, save: Path | None = 
                 running[case.id] = case
             yield case
 
-    def collect(outcome: Outcome) -> None:
+    def collect(outcome: FinishedCase) -> None:
         nonlocal decisions
         results.extend(outcome.results)
         case = running.pop(outcome.results[0].case_id, None) if outcome.results else None
@@ -237,8 +238,8 @@ def run(spec: EngineSpec, corpus: Corpus, workers: int = 1, save: Path | None = 
         if on_outcome is not None:
             on_outcome(outcome)
 
-    def inline(cases: Iterator[Case], deliver: Callable[[Outcome], None],
-               finished: Callable[[Case, Outcome], None] | None = None) -> None:
+    def inline(cases: Iterator[Case], deliver: Callable[[FinishedCase], None],
+               finished: Callable[[Case, FinishedCase], None] | None = None) -> None:
         assert engine is not None
         for case in cases:
             outcome = finish(engine, hello, case, save, spec)
@@ -249,7 +250,7 @@ def run(spec: EngineSpec, corpus: Corpus, workers: int = 1, save: Path | None = 
     try:
         if on_start is not None:
             on_start(hello, corpus)
-        runner: Callable[[Iterator[Case], Callable[[Outcome], None], Callable[[Case, Outcome], None] | None],
+        runner: Callable[[Iterator[Case], Callable[[FinishedCase], None], Callable[[Case, FinishedCase], None] | None],
                          None] = inline
         if pool is not None:
             runner = pool.run

@@ -19,50 +19,39 @@ from typing import Any
 
 from flip7_spec.conformance import ERRORED, FAIL
 from flip7_spec.conformance.cases import Case
-from flip7_spec.conformance.runner import CaseResult
 from flip7_spec.protocol.process import NO_REPLY
-from flip7_spec.trace.record import record_choices, trace_choices, trace_reshuffles
+from flip7_spec.results import CaseResult
+from flip7_spec.trace.document import ChanceStep, TraceDocument
+from flip7_spec.trace.record import record_choices
 
 Check = Callable[[Case], list[CaseResult]]
 
 
-def _cut(trace: dict[str, Any], step: int | None) -> dict[str, Any]:
-    """The trace up to and including ``step`` (None: up to the first decision, exclusive)."""
-    cut = dict(trace)
-    if step is None:
-        first = next((i for i, s in enumerate(trace["steps"]) if "decision" in s), len(trace["steps"]))
-        cut["steps"] = trace["steps"][:first]
-    else:
-        cut["steps"] = trace["steps"][: step + 1]
-    cut.pop("footer", None)
-    return cut
-
-
-def _isolate_round(case: Case, trace: dict[str, Any], step: int) -> dict[str, Any] | None:
-    steps = trace["steps"][: step + 1]
-    if any("reshuffle" in s for s in steps):
+def _isolate_round(case: Case, document: TraceDocument, step: int) -> dict[str, Any] | None:
+    """The failing round of ``document`` (its decisions up to its step ``step``) played again as the first
+    round of a fresh game: its cards on top of the deck, the same Dealer and decisions. None when that cannot
+    be done (a reshuffle happened, the failure is in the first round, the observations are missing)."""
+    if any(isinstance(s, ChanceStep) and s.index <= step for s in document.steps):
         return None
-    decisions = [s for s in steps if "decision" in s]
-    start_obs = trace.get("start", {}).get("observation")
-    if not decisions or start_obs is None:
+    decisions = [d for d in document.decisions if d.index <= step]
+    if not decisions or document.start_observation is None:
         return None
-    failing_round = decisions[-1].get("observation", {}).get("round")
+    failing_round = decisions[-1].round
     if not failing_round or failing_round <= 1:
         return None
     # The round's first observation is the one after the step that ended the previous round.
-    first = next((i for i, s in enumerate(decisions) if s.get("observation", {}).get("round") == failing_round), None)
+    first = next((i for i, d in enumerate(decisions) if d.round == failing_round), None)
     if first is None:
         return None
-    before = decisions[first]["observation"]
+    before = decisions[first].observation
     used = sum(len(p["cards"]) for p in before["players"]) + len(before["in_play"])
-    header = trace["header"]
-    deck = list(header["deck"])
+    deck = list(document.table.deck)
     consumed = len(deck) - before["draw_pile"] - used
     round_cards = deck[consumed:]  # the round's deal and draws, in order, then the rest of the deck
     new_deck = round_cards + deck[:consumed]
-    choices = [s["decision"]["choice"] for s in decisions[first + 1:]]
+    choices = [d.choice for d in decisions[first + 1:]]
     try:
-        return record_choices(case.ruleset, header["players"], before["dealer"], new_deck, choices,
+        return record_choices(case.ruleset, document.table.players, before["dealer"], new_deck, choices,
                               generator="flip7-spec conform (shrunk)")
     except Exception:
         return None
@@ -81,8 +70,8 @@ def _gist(message: str) -> str:
     return re.sub(r"\d+", "#", message)
 
 
-def _alike(found: CaseResult, result: CaseResult, trace: dict[str, Any]) -> bool:
-    """Whether ``found`` (a result on the candidate ``trace``) is ``result`` again: a failure with the same
+def _alike(found: CaseResult, result: CaseResult, document: TraceDocument) -> bool:
+    """Whether ``found`` (a result on the candidate trace ``document``) is ``result`` again: a failure with the same
     clause, or an error with the same message at the same place: the start, or else the candidate's last
     decision (the cut keeps the failing one last)."""
     if found.level != result.level or found.outcome != result.outcome:
@@ -92,32 +81,31 @@ def _alike(found: CaseResult, result: CaseResult, trace: dict[str, Any]) -> bool
     if result.step is None:
         at_same_place = found.step is None and found.where == result.where
     else:
-        at_same_place = found.step == max(i for i, s in enumerate(trace["steps"]) if "decision" in s)
+        at_same_place = bool(document.decisions) and found.step == document.decisions[-1].index
     return at_same_place and _gist(found.message) == _gist(result.message)
 
 
 def shrink(case: Case, result: CaseResult, check: Check) -> dict[str, Any]:
     """A small trace on which ``check`` still fails at ``result.level`` with ``result.clause``, or errors
     again as ``result`` did (the case's own trace at worst)."""
-    assert case.trace is not None
-    best = case.trace
+    best = case.document
 
     def still_fails(trace: dict[str, Any]) -> bool:
         candidate = Case(case.id + " (shrunk)", case.level, case.ruleset, trace=trace)
-        return any(_alike(r, result, trace) for r in check(candidate))
+        return any(_alike(r, result, candidate.document) for r in check(candidate))
 
-    cut = _cut(best, result.step)
+    cut = best.cut(result.step)
     if still_fails(cut):
-        best = cut
+        best = TraceDocument.of(cut)
     if result.step is not None:
-        isolated = _isolate_round(case, best, len(best["steps"]) - 1)
+        isolated = _isolate_round(case, best, len(best.steps) - 1)
         if isolated is not None and still_fails(isolated):
-            best = isolated
+            best = TraceDocument.of(isolated)
     # Re-record so the saved trace is exactly what the reference says for these choices.
-    header = best["header"]
+    table = best.table
     what = f"{result.where} [clause {result.clause}]" if result.outcome == FAIL else \
         f"the engine errored at {result.where or 'an unknown step'}: {result.message[:200]}"
-    return record_choices(case.ruleset, header["players"], header["dealer"], header["deck"], trace_choices(best),
-                          reshuffles=trace_reshuffles(best), generator="flip7-spec conform (shrunk)",
+    return record_choices(case.ruleset, table.players, table.dealer, table.deck, best.choices,
+                          reshuffles=best.reshuffles, generator="flip7-spec conform (shrunk)",
                           description=f"shrunk from {case.id}: {what}",
                           clauses=[result.clause] if result.clause else None)

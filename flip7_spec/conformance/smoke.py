@@ -14,8 +14,9 @@ from typing import Any
 
 from flip7_spec.conformance import FAIL, PASS, SKIPPED
 from flip7_spec.conformance.cases import Case, default_rulesets, generated_game, scoring_cases
-from flip7_spec.conformance.runner import CaseResult, run_case
+from flip7_spec.conformance.runner import run_case
 from flip7_spec.protocol import Level
+from flip7_spec.results import CaseResult
 from flip7_spec.rulesets import Ruleset
 
 SMOKE_TARGET = 60
@@ -79,9 +80,10 @@ def field_of(where: str | None) -> str | None:
 
 
 def _observation_at(case: Case, step: int | None) -> dict[str, Any]:
-    assert case.trace is not None
-    source = case.trace.get("start", {}) if step is None else case.trace["steps"][step]
-    observation = source.get("observation")
+    """The observation the case's trace holds after the start (``step`` None) or after its step ``step``."""
+    document = case.document
+    observation = document.start_observation if step is None else \
+        next((d.observation for d in document.decisions if d.index == step), None)
     return observation if isinstance(observation, dict) else {}
 
 
@@ -130,7 +132,7 @@ def smoke(open_engine: Callable[[], tuple[Any, dict[str, Any]]], echo: Callable[
             level = Level.GAME if Level.GAME in levels else Level.ROUND
             trace = generated_game(ruleset, max(SMOKE_PLAYERS, ruleset.min_players), "smoke", 0)
             case = Case(f"smoke:{ruleset.name}", level, ruleset, trace=trace, generated=True)
-            rounds = trace.get("footer", {}).get("rounds", "?")
+            rounds = (case.document.footer or {}).get("rounds", "?")
             what = f"one whole {ruleset.name} game {target_note}" if level is Level.GAME else \
                 f"the first round of a {ruleset.name} game {target_note}"
         result = run_case(engine, case, hello)[0]

@@ -61,6 +61,7 @@ from flip7_spec.conformance.hunts import (
 )
 from flip7_spec.errors import Flip7Error
 from flip7_spec.evidence import Evidence, RoundEnd
+from flip7_spec.protocol import Level
 from flip7_spec.rulesets import Ruleset
 
 DEFAULT_CAP = 400
@@ -259,7 +260,7 @@ class _RulesetAim:
             return
         # The game case only: it holds the first round too, and the engine replays each aimed game once.
         job = GameJob(played.aim.ruleset, played.aim.players, f"{self.seed}:aimed", kept)
-        case = next(c for c in job_cases(job, trace) if c.level == "game")
+        case = next(c for c in job_cases(job, trace) if c.level is Level.GAME)
         self.coverage.add(self.ruleset, "generated", found)
         yield case, found
 
@@ -337,13 +338,13 @@ def generated_and_aimed(rulesets: Sequence[Ruleset], players: Sequence[int], gam
     for job in game_jobs(rulesets, players, games, seed, variants):
         trace, clauses = played_clauses(job)
         for case in job_cases(job, trace):
-            case.clauses = clauses[0] if case.level == "round" else clauses[1]
+            case.clauses = clauses[0] if case.level is Level.ROUND else clauses[1]
             if case.level in levels:
                 aiming.add(case.ruleset, "generated", case.clauses)
                 if held is not None:
                     yield held
                 held = case
-    if games and least > 0 and "game" in levels:
+    if games and least > 0 and Level.GAME in levels:
         notes: dict[str, dict[str, str]] = {}
         for case, found in aimed_cases(rulesets, players, seed, aiming, least, variants, cap, decks, notes):
             case.clauses = found

@@ -16,7 +16,9 @@ from collections.abc import Sequence
 from flip7_spec.conformance import SKIPPED
 from flip7_spec.conformance.cases import PARTS, part_of
 from flip7_spec.conformance.coverage import Coverage
-from flip7_spec.conformance.runner import BY_ENGINE, CaseResult
+from flip7_spec.conformance.runner import BY_ENGINE
+from flip7_spec.protocol import Level
+from flip7_spec.results import CaseResult
 
 PART_NAMES = {"scoring": "scoring cases", "trace": "saved traces", "fixture": "fixture cases",
               "generated": "generated games"}
@@ -29,7 +31,7 @@ SHOWN_CLAUSES = 8
 
 def _case_results(results: Sequence[CaseResult]) -> list[CaseResult]:
     """One result per case: the result at the case's own level (a legal result repeats its case)."""
-    return [r for r in results if r.level != "legal"]
+    return [r for r in results if r.level != Level.LEGAL]
 
 
 def ran_count(results: Sequence[CaseResult]) -> int:

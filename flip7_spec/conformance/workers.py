@@ -7,6 +7,10 @@ the parent sends each worker SIGTERM, on which the worker ends its engine's proc
 worker that does not exit in time is killed, and so is the last engine process group it reported. A
 worker that dies on its own (an in-process engine that crashed it) errors the case it was running, and a
 new worker takes its place when there is work for it. Workers start only as the cases need them.
+
+Workers are numbered from 1 in the order they start (a replacement takes the next number): the protocol
+traffic (:mod:`flip7_spec.protocol.traffic`) names each line's worker, and a recording gets one part per
+worker, written by that worker alone.
 """
 
 from __future__ import annotations
@@ -26,9 +30,9 @@ from typing import Any
 
 from flip7_spec.conformance import ERRORED
 from flip7_spec.conformance.cases import Case
-from flip7_spec.conformance.engines import EngineSpec, EngineUnusable, Outcome, finish, handshake
-from flip7_spec.conformance.runner import CaseResult
-from flip7_spec.protocol.process import ProcessEngine
+from flip7_spec.conformance.engines import EngineSpec, EngineUnusable, FinishedCase, finish, handshake
+from flip7_spec.protocol import traffic
+from flip7_spec.results import CaseResult
 
 STOP_WAIT = 8.0
 """Seconds workers get to end their engines after SIGTERM before they are killed."""
@@ -46,10 +50,11 @@ def _on_term(number: int, frame: FrameType | None) -> None:
     raise _Stop
 
 
-def _worker_main(spec: EngineSpec, save: Path | None, conn: Connection) -> None:
+def _worker_main(spec: EngineSpec, save: Path | None, conn: Connection, number: int = 0) -> None:
     """A worker's life: handshake, then run each case it is sent until it is sent None or told to stop."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _on_term)
+    traffic.become_worker(number)
     engine = None
     finished = False
     try:
@@ -71,10 +76,11 @@ def _worker_main(spec: EngineSpec, save: Path | None, conn: Connection) -> None:
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         if engine is not None:
-            if finished or not isinstance(engine, ProcessEngine):
+            if finished:
                 engine.close()  # the run is over: say quit
             else:
-                engine.restart()  # stopped mid-case: end the engine's process group at once
+                engine.abort()  # stopped mid-case: end the engine at once
+        traffic.stop()  # its part of a recording written whole
 
 
 @dataclass
@@ -97,25 +103,28 @@ class WorkerPool:
         self.context = multiprocessing.get_context("fork")
         self.workers: list[_Worker] = []
         self.replaced = 0
+        self.started = 0
 
     def _start_worker(self) -> _Worker:
         parent, child = self.context.Pipe()
-        process = self.context.Process(target=_worker_main, args=(self.spec, self.save, child), daemon=True)
+        self.started += 1
+        process = self.context.Process(target=_worker_main, args=(self.spec, self.save, child, self.started),
+                                       daemon=True)
         process.start()
         child.close()
         worker = _Worker(process, parent)
         self.workers.append(worker)
         return worker
 
-    def run(self, cases: Iterator[Case], deliver: Callable[[Outcome], None],
-            finished: Callable[[Case, Outcome], None] | None = None) -> None:
+    def run(self, cases: Iterator[Case], deliver: Callable[[FinishedCase], None],
+            finished: Callable[[Case, FinishedCase], None] | None = None) -> None:
         """Run every case of ``cases`` and pass each outcome to ``deliver`` in the order of the cases;
         ``finished``, when given, is told of each case as soon as it finishes, in any order.
 
         Workers are started as the cases need them, up to ``count``: a run of two cases starts at most
         two engines, whatever ``--workers`` says.
         """
-        waiting: dict[int, Outcome] = {}
+        waiting: dict[int, FinishedCase] = {}
         next_index = 0  # the next outcome to deliver
         queued: deque[tuple[int, Case]] = deque()  # cases taken from ``cases``, not yet sent to a worker
         taken = 0
@@ -204,7 +213,7 @@ class WorkerPool:
         result = CaseResult(case.id, case.level, ERRORED,
                             f"the worker process running this case died (exit code {worker.process.exitcode})",
                             label=case.label)
-        return "done", (worker.busy, Outcome([result], 0))
+        return "done", (worker.busy, FinishedCase([result], 0))
 
     def stop(self, graceful: bool) -> None:
         """End every worker and its engine, ``graceful``-ly (each is told the run is over and says quit to

@@ -1,8 +1,9 @@
 """Card faces for the HTML pages: the family a card text belongs to, what it shows, and its full name.
 
 The families are told apart without colour as well: a Number shows its value, a modifier its sign
-(``+4``, ``×2``, ``−4``, ``÷2``), an Action a word; the Vengeance Numbers with an effect of their own add a
-caption (``zero``, ``unlucky``, ``lucky``).
+(``+4``, ``×2``, ``−4``, ``÷2``), an Action a word; the Numbers with an effect of their own add a caption
+(Vengeance's ``zero``, ``unlucky``, ``lucky``). A game's own card shows what its game lists for it
+(:class:`~flip7_spec.cards.CardType`: label, caption, name).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
-from flip7_spec.cards import Kind, card
+from flip7_spec.cards import Kind, card, card_type
 from flip7_spec.errors import CardError
 
 NUMBER: Final = "number"
@@ -20,19 +21,6 @@ NEGATIVE: Final = "negative"
 ACTION: Final = "action"
 UNKNOWN: Final = "unknown"
 MISSING: Final = "missing"
-
-_ACTIONS: Final = {
-    "FREEZE": ("Freeze", "Freeze"),
-    "FLIP3": ("Flip 3", "Flip Three"),
-    "CHANCE": ("2nd Chance", "Second Chance"),
-    "ONEMORE": ("1 More", "Just One More"),
-    "FLIP4": ("Flip 4", "Flip Four"),
-    "SWAP": ("Swap", "Swap"),
-    "STEAL": ("Steal", "Steal"),
-    "DISCARD": ("Discard", "Discard"),
-}
-_SPECIALS: Final = {"ZERO": ("zero", "The Zero"), "U7": ("unlucky", "Unlucky 7"), "L13": ("lucky", "Lucky 13")}
-
 
 @dataclass(frozen=True, slots=True)
 class CardFace:
@@ -56,14 +44,14 @@ def face(text: Any, differs: bool = False) -> CardFace:
     except CardError:
         return CardFace(text, UNKNOWN, text, "", f"unknown card {text!r}", differs)
     canonical = parsed.text
-    if canonical in _SPECIALS:
-        note, name = _SPECIALS[canonical]
-        return CardFace(canonical, SPECIAL, str(parsed.value), note, f"{name} ({canonical})", differs)
+    listed = card_type(canonical)
+    if listed is not None:
+        name = listed.name or canonical.title()
+        label = listed.label or name
+        family = SPECIAL if parsed.is_number else ACTION if parsed.is_action else MODIFIER
+        return CardFace(canonical, family, label, listed.caption, f"{name} ({canonical})", differs)
     if parsed.is_number:
         return CardFace(canonical, NUMBER, canonical, "", f"Number {canonical}", differs)
-    if parsed.is_action:
-        label, name = _ACTIONS.get(canonical, (canonical.title(), canonical.title()))
-        return CardFace(canonical, ACTION, label, "", f"{name} ({canonical})", differs)
     amount = parsed.value
     if parsed.kind is Kind.ADD:
         return CardFace(canonical, MODIFIER, f"+{amount}", "", f"modifier +{amount}", differs)

@@ -14,12 +14,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from flip7_spec.conformance import FAIL
 from flip7_spec.htmlreport.cards import CardFace, face
 from flip7_spec.htmlreport.differences import Difference, Path, path_text
-from flip7_spec.htmlreport.model import Diagnosis, FailureInput, failure_from, shown_message
+from flip7_spec.htmlreport.model import DiagnosisShown, FailureInput, failure_from, shown_message
 from flip7_spec.htmlreport.steps import Window, decision_text, seat_namer, window
 from flip7_spec.htmlreport.tables import Seat, TableView, table, value_text
+from flip7_spec.judge import ERRORED, FAIL
+from flip7_spec.protocol import Level
+from flip7_spec.trace.document import TraceDocument
 from flip7_spec.trace.show import describe_event
 
 
@@ -79,7 +81,7 @@ class FailureView:
     label: str
     message: str
     cause: str
-    diagnosis: Diagnosis | None
+    diagnosis: DiagnosisShown | None
     shrunk: str | None
     panel: Panel
     window: Window | None
@@ -153,7 +155,7 @@ def _panel(failure: FailureInput, prefix: str, seat: Seat, win: Window | None) -
     if failure.compared == "totals":
         panel.notes.append("Only the players' totals are compared at this step: the round case ends here, and the "
                            "observation already shows the next round dealt.")
-    if failure.level == "legal":
+    if failure.level == Level.LEGAL:
         panel.notes.append("A legal-level failure: the legal choices offered (the pending decision's options) "
                            "differ; everything else matched.")
     if win is not None and win.divergence is not None:
@@ -169,11 +171,11 @@ def failure_view(failure: FailureInput, number: int, limits: Limits = DEFAULT_LI
                  ) -> FailureView:
     """One failure drawn in full (with the game up to it when its trace is known and ``with_window``)."""
     prefix = f"f{number}-"
-    header = failure.trace.get("header") if failure.trace else None
-    seat = seat_namer(header)
+    document = TraceDocument.maybe(failure.trace) if failure.trace is not None else None
+    seat = seat_namer(document.names if document is not None else ())
     win = None
-    if failure.trace is not None and failure.hand is None and with_window:
-        win = window(failure.trace, failure.step, seat, prefix, limits.steps_before, limits.steps_after,
+    if document is not None and failure.hand is None and with_window:
+        win = window(document, failure.step, seat, prefix, limits.steps_before, limits.steps_after,
                      [d.path for d in failure.differences])
         if not win.steps:
             win = None
@@ -212,12 +214,19 @@ class TraceKeeper:
         self.traces: dict[str, dict[str, Any]] = {}
         self._per_cause: Counter[str] = Counter()
         self._kept = 0
+        self._errors = 0
 
     def offer(self, records: Sequence[dict[str, Any]], trace: dict[str, Any] | None) -> None:
-        """Keep ``trace`` if one of the failing ``records`` (a case's results as JSON) will be drawn in full."""
+        """Keep ``trace`` if one of the failing ``records`` (a case's results as JSON) will be drawn in full,
+        or one of its errored ones with its last agreeing observation (the first ``full_failures`` errors)."""
         if trace is None:
             return
         for record in records:
+            if record.get("outcome") == ERRORED:  # the errors are counted in the order the page numbers them
+                self._errors += 1
+                if self._errors <= self.limits.full_failures and record.get("last_agreed") is not None:
+                    self.traces[str(record.get("case_id"))] = trace
+                continue
             if record.get("outcome") != FAIL or self._kept >= self.limits.full_failures:
                 continue
             key = failure_from(record).cause_key

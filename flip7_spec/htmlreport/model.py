@@ -25,6 +25,8 @@ result field               used for
 ``shrunk``                 the saved shrunk trace (a saved failure or errored case)
 ``message`` ``label``      what failed, what the case catches
 ``raw`` ``stderr``         an errored case's reply and the engine's stderr up to that reply
+``last_agreed``            an errored case's last observation the engine and the reference agreed on:
+                           ``{step, where, observation}`` (``step`` null: the start)
 =========================  ============================================================================
 
 The report's own fields: ``engine``, ``hello``, ``seed``, ``games``, ``seconds``, ``decisions``,
@@ -39,14 +41,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from flip7_spec.conformance import ERRORED, FAIL, OUTCOMES, PASS, SKIPPED
-from flip7_spec.conformance.runner import compared_differences
 from flip7_spec.htmlreport.differences import Difference, field_shape, in_observation, parse_path
-from flip7_spec.protocol import LEVELS
+from flip7_spec.judge import ERRORED, FAIL, OUTCOMES, PASS, SKIPPED, compared_differences
+from flip7_spec.protocol import LEVELS, Level
+from flip7_spec.trace.document import TraceDocument
 
 
 @dataclass(frozen=True, slots=True)
-class Diagnosis:
+class DiagnosisShown:
     """Why the engine differs, as a reading of the rules: its text, the clause and how sure it is."""
 
     text: str
@@ -54,6 +56,15 @@ class Diagnosis:
     confidence: str | None = None
     given: str = ""
     """The line as the report gives it (a result's message repeats it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Agreed:
+    """The last observation an engine and the reference agreed on before the engine errored, and its step
+    (None: the start)."""
+
+    step: int | None
+    observation: dict[str, Any]
 
 
 @dataclass(slots=True)
@@ -80,8 +91,9 @@ class FailureInput:
     expected_observation: dict[str, Any] | None = None
     found_observation: dict[str, Any] | None = None
     compared: str | None = None
-    diagnosis: Diagnosis | None = None
+    diagnosis: DiagnosisShown | None = None
     cause: str | None = None
+    last_agreed: Agreed | None = None
     trace: dict[str, Any] | None = None
     """The reference's trace of the case (or the saved shrunk trace), when known: the game up to the
     divergence is drawn from it."""
@@ -95,7 +107,7 @@ class FailureInput:
             return self.given_differences
         if self.expected_observation is not None and self.found_observation is not None:
             listed = compared_differences(self.expected_observation, self.found_observation,
-                                          legal=self.level == "legal", totals=self.compared == "totals")
+                                          legal=self.level == Level.LEGAL, totals=self.compared == "totals")
             if listed:
                 return listed
         if self.where is None:
@@ -167,21 +179,21 @@ def untagged(text: str, clause: str | None, confidence: str | None) -> str:
     return text.replace(f" [{clause}, {confidence}]", "", 1)
 
 
-def diagnosis_from(value: Any) -> Diagnosis | None:
-    """A :class:`Diagnosis` from a string or an object ``{text|reading|description, clause, confidence}``: the
+def diagnosis_from(value: Any) -> DiagnosisShown | None:
+    """A :class:`DiagnosisShown` from a string or an object ``{text|reading|description, clause, confidence}``: the
     text without its ``[clause, confidence]`` tag, a confidence letter (``H``) as its word (``high``)."""
     if value is None or value == "" or value == {}:
         return None
     if isinstance(value, str):
-        return Diagnosis(value)
+        return DiagnosisShown(value)
     if isinstance(value, Mapping):
         text = next((str(value[k]) for k in ("text", "reading", "description", "misreading") if value.get(k)), None)
         clause = None if value.get("clause") is None else str(value["clause"])
         confidence = None if value.get("confidence") is None else str(value["confidence"])
         given = text or _text(value) or ""
-        return Diagnosis(untagged(given, clause, confidence), clause,
+        return DiagnosisShown(untagged(given, clause, confidence), clause,
                          None if confidence is None else CONFIDENCE_WORDS.get(confidence, confidence), given)
-    return Diagnosis(str(value))
+    return DiagnosisShown(str(value))
 
 
 def shown_message(failure: FailureInput) -> str:
@@ -214,6 +226,13 @@ def _dict_or_none(value: Any) -> dict[str, Any] | None:
     return dict(value) if isinstance(value, Mapping) else None
 
 
+def _agreed(value: Any) -> Agreed | None:
+    """An errored result's ``last_agreed`` (``{step, where, observation}``), when it holds an observation."""
+    if not isinstance(value, Mapping) or not isinstance(value.get("observation"), Mapping):
+        return None
+    return Agreed(_int_or_none(value.get("step")), dict(value["observation"]))
+
+
 def failure_from(record: Mapping[str, Any], trace: dict[str, Any] | None = None) -> FailureInput:
     """A :class:`FailureInput` from one result of a report (or a saved failure's record)."""
     hand = record.get("hand")
@@ -229,14 +248,13 @@ def failure_from(record: Mapping[str, Any], trace: dict[str, Any] | None = None)
         expected_observation=_dict_or_none(record.get("expected_observation")),
         found_observation=_dict_or_none(record.get("found_observation")),
         compared=_text(record.get("compared")), diagnosis=diagnosis_from(record.get("diagnosis")),
-        cause=_text(record.get("cause")), trace=trace)
+        cause=_text(record.get("cause")), last_agreed=_agreed(record.get("last_agreed")), trace=trace)
 
 
 def saved_failure(trace: Mapping[str, Any]) -> FailureInput | None:
     """The failure a trace saved by ``conform --save-failures`` records in ``header.provenance.failure``."""
-    header = trace.get("header")
-    provenance = header.get("provenance") if isinstance(header, Mapping) else None
-    record = provenance.get("failure") if isinstance(provenance, Mapping) else None
+    document = TraceDocument.maybe(dict(trace))
+    record = document.provenance.get("failure") if document is not None else None
     if not isinstance(record, Mapping):
         return None
     return failure_from(record, dict(trace))
@@ -244,9 +262,10 @@ def saved_failure(trace: Mapping[str, Any]) -> FailureInput | None:
 
 def _counts(document: Mapping[str, Any], results: list[Mapping[str, Any]]) -> dict[str, dict[str, int]]:
     given = document.get("counts")
-    if isinstance(given, Mapping):
-        return {str(level): {o: int(row.get(o, 0)) for o in OUTCOMES} for level, row in given.items()
-                if isinstance(row, Mapping)}
+    if isinstance(given, Mapping):  # in the order of the levels, whatever order the JSON keeps its keys in
+        order = [level for level in LEVELS if level in given] + [level for level in given if level not in LEVELS]
+        return {str(level): {o: int(row.get(o, 0)) for o in OUTCOMES} for level in order
+                if isinstance(row := given[level], Mapping)}
     table: dict[str, dict[str, int]] = {level: dict.fromkeys(OUTCOMES, 0) for level in LEVELS}
     for result in results:
         row = table.setdefault(str(result.get("level")), dict.fromkeys(OUTCOMES, 0))
@@ -272,11 +291,15 @@ def report_from(document: Mapping[str, Any], traces: Mapping[str, dict[str, Any]
                 saved: Mapping[str, dict[str, Any]] | None = None) -> ReportInput:
     """A :class:`ReportInput` from a report document.
 
-    ``traces`` maps case ids to the reference's traces of the cases; ``saved`` maps a result's ``shrunk`` path
+    ``traces`` maps case ids to the reference's traces of the cases (default: the report's own ``traces``,
+    which ``conform --json`` writes for the failures the page draws in full); ``saved`` maps a result's ``shrunk`` path
     to the saved failure there, which then gives the failure as it happens on that small trace. A failure
     with neither is drawn from its observations alone.
     """
-    traces = traces or {}
+    if traces is None:  # the report's own: the games of the failures its page draws in full
+        carried = document.get("traces")
+        traces = {str(k): v for k, v in carried.items() if isinstance(v, dict)} if isinstance(carried, Mapping) \
+            else {}
     saved = saved or {}
     raw_results = document.get("results")
     results = [r for r in raw_results if isinstance(r, Mapping)] if isinstance(raw_results, list) else []
@@ -321,5 +344,6 @@ def saved_traces(document: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     return out
 
 
-__all__ = ["Diagnosis", "Difference", "FailureInput", "ReportInput", "Skip", "diagnosis_from", "failure_from",
-           "is_report", "parse_path", "report_from", "saved_failure", "saved_traces", "shown_message", "untagged"]
+__all__ = ["Agreed", "DiagnosisShown", "Difference", "FailureInput", "ReportInput", "Skip", "diagnosis_from",
+           "failure_from", "is_report", "parse_path", "report_from", "saved_failure", "saved_traces", "shown_message",
+           "untagged"]

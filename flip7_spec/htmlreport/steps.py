@@ -15,6 +15,7 @@ from typing import Any
 from flip7_spec.htmlreport.cards import CardFace, face
 from flip7_spec.htmlreport.differences import Path
 from flip7_spec.htmlreport.tables import Seat, TableView, choice_text, table, value_text
+from flip7_spec.trace.document import ChanceStep, TraceDocument
 from flip7_spec.trace.show import derive_outcomes, describe_decision, describe_event
 
 
@@ -80,10 +81,9 @@ class Window:
     divergence: Entry | None = None
 
 
-def seat_namer(header: Any) -> Seat:
-    """``seat 2`` or, when the header names the players, ``seat 2 (Cy)``."""
-    raw = header.get("names") if isinstance(header, dict) else None
-    names = [str(n) for n in raw] if isinstance(raw, list) else []
+def seat_namer(names: Sequence[str] = ()) -> Seat:
+    """``seat 2`` or, when the players have ``names`` (a trace's header may give them), ``seat 2 (Cy)``."""
+    names = list(names)
 
     def seat(value: Any) -> str:
         if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(names):
@@ -93,34 +93,35 @@ def seat_namer(header: Any) -> Seat:
     return seat
 
 
-def _needs_reference(trace: dict[str, Any]) -> bool:
-    entries = [trace.get("start") or {}] + [s for s in trace.get("steps", []) if "decision" in s]
-    return any("events" not in e or "observation" not in e for e in entries)
+def _needs_reference(document: TraceDocument) -> bool:
+    parts = [(document.start_events, document.start_observation)]
+    parts += [(d.events, d.observation) for d in document.decisions]
+    return any(events is None or observation is None for events, observation in parts)
 
 
-def entries(trace: dict[str, Any]) -> list[Entry]:
-    """Every point of ``trace`` in order, each with its round (the round it is played in) and what it caused
+def entries(document: TraceDocument) -> list[Entry]:
+    """Every point of the trace in order, each with its round (the round it is played in) and what it caused
     (recorded, or recovered from the reference)."""
-    derived = derive_outcomes(trace) if _needs_reference(trace) else None
-    start = trace.get("start") or {}
-    events = start.get("events")
-    observation = start.get("observation")
+    derived = derive_outcomes(document.document) if _needs_reference(document) else None
+    events = document.start_events
+    observation = document.start_observation
     if derived is not None:
         events = events if events is not None else derived.start.events
         observation = observation or derived.start.observation
     current = _round_of_events(events or [], None) or 1
     out = [Entry(None, current, None, list(events or []), observation)]
     last = observation
-    for index, step in enumerate(trace.get("steps", [])):
-        if "reshuffle" in step:
-            out.append(Entry(index, current, None, [], None, reshuffle=list(step["reshuffle"]), before=last))
+    for step in document.steps:
+        index = step.index
+        if isinstance(step, ChanceStep):
+            out.append(Entry(index, current, None, [], None, reshuffle=list(step.order), before=last))
             continue
-        events = step.get("events")
-        observation = step.get("observation")
+        events = step.events
+        observation = step.observation
         if derived is not None and index in derived.steps:
             events = events if events is not None else derived.steps[index].events
             observation = observation or derived.steps[index].observation
-        out.append(Entry(index, current, step.get("decision"), list(events or []), observation, before=last))
+        out.append(Entry(index, current, step.decision, list(events or []), observation, before=last))
         last = observation if observation is not None else last
         current = _round_of_events(events or [], None) or (observation or {}).get("round") or current
     return out
@@ -176,12 +177,12 @@ def round_line(events: Sequence[dict[str, Any]], seat: Seat) -> str | None:
     return None
 
 
-def rounds(trace: dict[str, Any], seat: Seat, prefix: str = "",
+def rounds(document: TraceDocument, seat: Seat, prefix: str = "",
            marks: Callable[[Entry], tuple[Sequence[Path], str]] | None = None) -> list[RoundView]:
     """The whole trace round by round; ``marks`` gives an entry's differing paths and role."""
     out: list[RoundView] = []
     views: list[StepView] = []
-    points = entries(trace)
+    points = entries(document)
     dealers = {e.get("round"): seat(e.get("dealer")) for point in points for e in point.events
                if e.get("event") == "round_start"}
     for entry in points:
@@ -213,11 +214,11 @@ def _summaries(before: Sequence[Entry], seat: Seat) -> list[RoundSummary]:
     return out
 
 
-def window(trace: dict[str, Any], step: int | None, seat: Seat, prefix: str, before: int, after: int,
+def window(document: TraceDocument, step: int | None, seat: Seat, prefix: str, before: int, after: int,
            differing: Sequence[Path] = ()) -> Window:
     """The steps from the start of the divergence's round (at most ``before`` of them) to ``after`` steps past
     the divergence at ``step`` (None: the start); the divergence's own table is marked with ``differing``."""
-    points = entries(trace)
+    points = entries(document)
     position = next((i for i, e in enumerate(points) if e.index == step), None)
     if position is None:
         return Window([], hidden_before=len(points))
@@ -230,7 +231,6 @@ def window(trace: dict[str, Any], step: int | None, seat: Seat, prefix: str, bef
         role = "divergence" if offset == position else ("after" if offset > position else "")
         views.append(step_view(entry, seat, prefix, differing if role == "divergence" else (), role))
     link(views)
-    players = (trace.get("header") or {}).get("players")
-    seats = [seat(i) for i in range(players)] if isinstance(players, int) else []
+    seats = [seat(i) for i in range(document.table.players)]
     return Window(views, _summaries(points[:first], seat), seats=seats, hidden_before=low,
                   hidden_after=len(points) - high, divergence=points[position])

@@ -4,16 +4,19 @@ coverage, skips by reason, the failures, errors) and a trace's page (its header 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from flip7_spec.conformance import ERRORED, FAIL, OUTCOMES, PASS, SKIPPED
 from flip7_spec.htmlreport.cards import CardFace, face
 from flip7_spec.htmlreport.differences import Path
 from flip7_spec.htmlreport.failures import DEFAULT_LIMITS, FailureView, Limits, failure_view, select_full, step_words
-from flip7_spec.htmlreport.model import Diagnosis, FailureInput, ReportInput, saved_failure
-from flip7_spec.htmlreport.steps import RoundView, decision_text, rounds, seat_namer
-from flip7_spec.htmlreport.tables import value_text
+from flip7_spec.htmlreport.model import Agreed, DiagnosisShown, FailureInput, ReportInput, saved_failure
+from flip7_spec.htmlreport.steps import RoundView, decision_text, entries, rounds, seat_namer
+from flip7_spec.htmlreport.tables import TableView, table, value_text
+from flip7_spec.judge import ERRORED, FAIL, OUTCOMES, PASS, SKIPPED
+from flip7_spec.protocol import Level
+from flip7_spec.trace.document import TraceDocument
+from flip7_spec.trace.show import describe_event
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +40,7 @@ class CauseRow:
 
     cause: str
     clause: str
-    diagnosis: Diagnosis | None
+    diagnosis: DiagnosisShown | None
     count: int
     levels: str
     first: str | None
@@ -69,7 +72,8 @@ class CountRow:
 @dataclass(frozen=True, slots=True)
 class ErrorView:
     """One errored case: what went wrong, where (the step and its decision, or the hand of a scoring case),
-    the raw reply, the engine's stderr up to that reply (its last lines), and the saved trace."""
+    the last observation the engine and the reference agreed on before it, the raw reply, the engine's stderr
+    up to that reply (its last lines), and the saved trace."""
 
     number: int
     anchor: str
@@ -84,24 +88,52 @@ class ErrorView:
     shrunk: str | None = None
     hand: list[CardFace] | None = None
     busted: bool = False
+    agreed: TableView | None = None
+    """The last observation both sides agreed on, drawn as a failure's tables are."""
+    agreed_at: str = ""
+    """Where that was: ``step 11: seat 1: hit`` or ``the start``."""
+    agreed_events: list[str] = field(default_factory=list)
+    """What the reference's trace says happened at that step, when the trace is known."""
 
 
 STDERR_SHOWN = 12
 """The last lines of an errored case's stderr excerpt the page shows (the JSON report has the excerpt whole)."""
 
 
-def error_view(failure: FailureInput, number: int) -> ErrorView:
-    """One errored case as the page draws it."""
+def error_view(failure: FailureInput, number: int, agreed: bool = True) -> ErrorView:
+    """One errored case as the page draws it (with the last observation both sides agreed on, when the
+    result holds one and ``agreed``)."""
     at = ""
     if failure.step is not None:
-        seat = seat_namer(failure.trace.get("header") if failure.trace else None)
+        document = TraceDocument.maybe(failure.trace) if failure.trace is not None else None
+        seat = seat_namer(document.names if document is not None else ())
         decision = f": {decision_text(failure.decision, None, seat)}" if failure.decision else ""
         at = f"{step_words(failure.step)}{decision}"
     elif failure.where == "$.start":
         at = "the start"
+    drawn, agreed_at, events = None, "", list[str]()
+    if failure.last_agreed is not None and agreed:
+        drawn, agreed_at, events = _agreed(failure.last_agreed, failure.trace)
     return ErrorView(number, f"e{number}", failure.case_id, failure.level, failure.message, failure.raw,
                      failure.stderr.strip().splitlines()[-STDERR_SHOWN:], at, failure.label, failure.shrunk,
-                     [face(c) for c in failure.hand] if failure.hand is not None else None, failure.busted)
+                     [face(c) for c in failure.hand] if failure.hand is not None else None, failure.busted,
+                     drawn, agreed_at, events)
+
+
+def _agreed(agreed: Agreed, trace: dict[str, Any] | None) -> tuple[TableView, str, list[str]]:
+    """The last observation both sides agreed on as a table, where it was (its step, and the decision that led
+    to it when ``trace``, the case's, is known), and what the trace says happened there."""
+    document = TraceDocument.maybe(trace) if trace is not None else None
+    seat = seat_namer(document.names if document is not None else ())
+    drawn, at = table(agreed.observation, seat), step_words(agreed.step)
+    events: list[str] = []
+    entry = None if document is None else next((e for e in entries(document) if e.index == agreed.step
+                                                and e.reshuffle is None), None)
+    if entry is not None:
+        if entry.decision is not None:
+            at += f": {decision_text(entry.decision, entry.before, seat)}"
+        events = [describe_event(e, seat) for e in entry.events if e.get("event") != "round_start"]
+    return drawn, at, events
 
 
 @dataclass(slots=True)
@@ -149,7 +181,7 @@ def _count_rows(cases: Sequence[tuple[str, str, str]]) -> list[CountRow]:
     """Results per source of cases (scoring, fixture, generated round and game cases) and ruleset or folder."""
     table: dict[str, dict[str, int]] = {}
     for case_id, level, outcome in cases:
-        if level == "legal":
+        if level == Level.LEGAL:
             continue
         source, _, rest = case_id.partition(":")
         group = rest.replace(":", "/").split("/")[0] if rest else ""
@@ -265,7 +297,8 @@ def report_page(report: ReportInput, limits: Limits = DEFAULT_LIMITS) -> ReportP
     else:
         verdict = (f"{total.counts[FAIL]} failed and {total.counts[ERRORED]} errored of {total.total} results "
                    f"({total.counts[PASS]} passed, {total.counts[SKIPPED]} skipped).")
-    errors = [error_view(f, n) for n, f in enumerate(errored, start=1)]
+    # Like the failures drawn in full, only so many errors are drawn with a table: the page stays bounded.
+    errors = [error_view(f, n, agreed=n <= limits.full_failures) for n, f in enumerate(errored, start=1)]
     return ReportPage(
         title=f"Conformance of {report.engine}", engine=report.engine, facts=_facts(report), verdict=verdict,
         passed=passed, levels=levels, total=total, causes=_causes(failed, anchors), coverage=_count_rows(report.cases),
@@ -286,8 +319,8 @@ def _ruleset_text(value: Any) -> str:
 
 def trace_page(trace: dict[str, Any], source: str, limits: Limits = DEFAULT_LIMITS) -> TracePage:
     """A trace's page, round by round (``trace`` already checked against the schema)."""
-    header = trace["header"]
-    seat = seat_namer(header)
+    document = TraceDocument.of(trace)
+    seat = seat_namer(document.names)
     failure = saved_failure(trace)
     view = None
     error = None
@@ -305,26 +338,26 @@ def trace_page(trace: dict[str, Any], source: str, limits: Limits = DEFAULT_LIMI
         def marks(entry: Any) -> tuple[Sequence[Path], str]:
             return (differing, "divergence") if entry.index == failure.step else ((), "")
 
-    drawn = rounds(trace, seat, "", marks)
+    drawn = rounds(document, seat, "", marks)
     if view is not None:
         at = next((s for r in drawn for s in r.steps if s.role == "divergence"), None)
         if at is not None:
             view.panel.previous, view.panel.next = at.previous, at.next
             view.panel.events = list(at.events)
             at.table = None  # drawn in the panel, both sides
-    players = header.get("players")
-    facts = [("ruleset", _ruleset_text(header.get("ruleset"))),
-             ("players", ", ".join(seat(i) for i in range(players)) if isinstance(players, int) else "?"),
-             ("Dealer of round 1", seat(header.get("dealer"))), ("source", source)]
-    if trace.get("rules_version"):
-        facts.append(("rules version", str(trace["rules_version"])))
-    if header.get("clauses"):
-        facts.append(("clauses", " ".join(str(c) for c in header["clauses"])))
-    provenance = {k: v for k, v in (header.get("provenance") or {}).items() if k != "failure"}
+    table = document.table
+    facts = [("ruleset", _ruleset_text(document.ruleset_json)),
+             ("players", ", ".join(seat(i) for i in range(table.players))),
+             ("Dealer of round 1", seat(table.dealer)), ("source", source)]
+    if document.rules_version:
+        facts.append(("rules version", document.rules_version))
+    if document.clauses:
+        facts.append(("clauses", " ".join(str(c) for c in document.clauses)))
+    provenance = {k: v for k, v in document.provenance.items() if k != "failure"}
     if provenance:
         facts.append(("provenance", value_text(provenance)))
-    deck = header.get("deck") or []
-    footer = trace.get("footer")
+    deck = list(table.deck)
+    footer = document.footer
     if footer is not None:
         winners = footer.get("winners", [])
         after = f" after {footer['rounds']} rounds" if "rounds" in footer else ""
@@ -334,7 +367,7 @@ def trace_page(trace: dict[str, Any], source: str, limits: Limits = DEFAULT_LIMI
     else:
         ending = "The trace ends here: a partial game (no footer)."
     title = "Saved error" if error is not None else "Saved failure" if failure is not None else "Trace"
-    return TracePage(f"{title}: {source}", header.get("description"), facts, [face(c) for c in deck[:24]],
+    return TracePage(f"{title}: {source}", document.description, facts, [face(c) for c in deck[:24]],
                      max(0, len(deck) - 24), drawn, ending, view, error)
 
 

@@ -4,6 +4,7 @@
 - :mod:`.schema`: validating messages against the shipped JSON Schema
 - :mod:`.declared`: what an engine is sent, given what its handshake declares (only the options it declares)
 - :mod:`.process`: an engine in a child process, spoken to over stdin/stdout with timeouts
+- :mod:`.traffic`: every line to and from an engine process (the ``flip7_spec.protocol`` logger, ``--log-protocol``)
 - :mod:`.server`: the line loop that puts any adapter (the reference by default) behind the protocol
 
 For Python engines (docs/protocol.md, "Engines that call their players back"):
@@ -35,3 +36,7 @@ class Level(StrEnum):
 
 LEVELS = tuple(Level)
 """Every level, in the order the handshake and the reports list them."""
+TRACE_LEVELS = frozenset({Level.ROUND, Level.GAME})
+"""The levels whose cases replay a trace (a game's first round, a whole game)."""
+CHECKED_LEVELS = frozenset({Level.SCORING, Level.ROUND, Level.GAME})
+"""The levels a conformance run checks by default (``legal`` is checked with round and game)."""

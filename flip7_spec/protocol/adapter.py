@@ -40,7 +40,9 @@ class EngineFailure(Flip7Error):
     (docs/protocol.md: ``errored.reshuffle``), when the engine sent one. ``in_sync`` says that the engine is
     still in a known state after the failure (it answered the failing request with a well-formed reply, and
     every request sent after it has been answered too): its next ``start`` begins a new game, so it need not
-    be restarted.
+    be restarted. ``agreed`` is the last observation of the game at which the engine and the reference agreed
+    before the failure, with its place (0 the ``start``'s, k the k-th decision's), when the runner compared
+    any.
     """
 
     def __init__(self, message: str, raw: str | None = None, stderr: str = "", at: int | None = None,
@@ -51,11 +53,16 @@ class EngineFailure(Flip7Error):
         self.at = at
         self.reshuffle = reshuffle
         self.in_sync = in_sync
+        self.agreed: tuple[int, Observation] | None = None
 
 
 class EngineAdapter(ABC):
     """What the conformance runner needs from an engine. Errors: raise :class:`Skipped` or
     :class:`EngineFailure` (any other exception is treated as an engine failure too)."""
+
+    case: str | None = None
+    """The id of the case the engine is running (set by the runner; a process engine records it with each
+    line of its traffic)."""
 
     @abstractmethod
     def hello(self) -> dict[str, Any]:
@@ -74,11 +81,47 @@ class EngineAdapter(ABC):
     def score(self, ruleset: dict[str, Any], hand: Sequence[str], busted: bool) -> int:
         """The round score of a player holding ``hand`` at the end of a round."""
 
+    def play_game(self, ruleset: dict[str, Any], players: int, dealer: int, deck: Sequence[str],
+                  reshuffles: Sequence[Sequence[str]], decisions: Sequence[dict[str, Any]]
+                  ) -> tuple[list[Observation], Exception | None]:
+        """Start a game and apply ``decisions`` (each a ``decide`` request's ``choice``, with its ``player``
+        and ``kind`` when known) in order. Returns the observations received (the start's first) and the
+        error that stopped them early (None when all came), so that what came before a failure can still be
+        compared. This loop asks :meth:`start` and :meth:`decide` one at a time; a process engine sends the
+        whole game at once."""
+        try:
+            first = self.start(ruleset, players, dealer, deck, reshuffles)
+        except Exception as error:
+            return [], error
+        found, stopped = self.decide_many(decisions)
+        return [first, *found], stopped
+
+    def decide_many(self, decisions: Sequence[dict[str, Any]]) -> tuple[list[Observation], Exception | None]:
+        """Apply ``decisions`` in order (as :meth:`play_game` does after its start). Returns the observations
+        received and the error that stopped them early (None when all came)."""
+        found: list[Observation] = []
+        try:
+            for decision in decisions:
+                found.append(self.decide(decision["choice"], decision.get("player"), decision.get("kind")))
+        except Exception as error:
+            return found, error
+        return found, None
+
+    def stderr_through(self, at: int) -> str | None:
+        """What the engine wrote to stderr up to its reply to request ``at`` of the last game :meth:`play_game`
+        sent (0 its start, k its k-th decision); None for an engine without a stderr of its own."""
+        return None
+
     def close(self) -> None:  # noqa: B027 - optional hook: in-process engines hold nothing to release
         """Release the engine (stop its process). Called once, even after a failure."""
 
     def restart(self) -> None:  # noqa: B027 - optional hook: in-process engines need no restart
         """Bring the engine back after a failure (a process engine starts a new process)."""
+
+    def abort(self) -> None:
+        """End the engine at once, in the middle of a game (a run that is stopped): a process engine's
+        process group is ended without the courtesy of a ``quit``; an in-process engine is closed."""
+        self.close()
 
 
 def reference_hello() -> dict[str, Any]:

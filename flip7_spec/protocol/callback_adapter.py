@@ -27,7 +27,7 @@ from flip7_spec.protocol.bridge import Ask, AskFunction, CallbackBridge
 
 
 @dataclass(frozen=True)
-class GameSetup:
+class StartRequest:
     """What a ``start`` request asks for: the ruleset (JSON), the player count, the Dealer's seat, the whole
     draw pile top card first, and the order of every reshuffle the game will need."""
 
@@ -36,6 +36,11 @@ class GameSetup:
     dealer: int
     deck: Sequence[str]
     reshuffles: Sequence[Sequence[str]]
+
+
+GameSetup = StartRequest
+"""The earlier name of :class:`StartRequest`, kept for adapters written against it (the game record's setup is
+:class:`flip7_spec.trace.record.GameSetup`)."""
 
 
 def _same(choice: Any, option: Any) -> bool:
@@ -52,10 +57,10 @@ class CallbackAdapter(EngineAdapter):
 
     def __init__(self) -> None:
         self.bridge: CallbackBridge | None = None
-        self.setup: GameSetup | None = None
+        self.setup: StartRequest | None = None
 
     @abstractmethod
-    def play(self, setup: GameSetup, ask: AskFunction) -> None:
+    def play(self, setup: StartRequest, ask: AskFunction) -> None:
         """Build the engine for ``setup`` and run its loop to the end of the game; each callback of the
         engine returns ``ask(Ask(player, kind, options, card))`` translated back into the engine's terms.
         Raise :class:`~flip7_spec.protocol.adapter.Skipped` for a setup the engine does not support."""
@@ -65,13 +70,13 @@ class CallbackAdapter(EngineAdapter):
         """The canonical observation of the engine's state now; ``pending`` is the decision it waits for
         (None once its loop has returned: the game is over)."""
 
-    def prepare(self, setup: GameSetup) -> None:
+    def prepare(self, setup: StartRequest) -> None:
         """Check ``setup`` before the loop starts (raise ``Skipped`` here for what the engine lacks)."""
 
     def start(self, ruleset: dict[str, Any], players: int, dealer: int, deck: Sequence[str],
               reshuffles: Sequence[Sequence[str]]) -> Observation:
         self.close()
-        setup = GameSetup(ruleset, players, dealer, list(deck), [list(r) for r in reshuffles])
+        setup = StartRequest(ruleset, players, dealer, list(deck), [list(r) for r in reshuffles])
         self.prepare(setup)
         self.setup = setup
         self.bridge = CallbackBridge(lambda ask: self.play(setup, ask), ask_single=self.ask_single)

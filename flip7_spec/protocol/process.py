@@ -17,6 +17,10 @@ session may keep that pipe open long after the engine is gone, and nothing here 
 
 The command is split into arguments like a shell would split it (``shlex``) and run directly, never
 through a shell.
+
+Every line sent and received, and every line the engine writes to stderr, goes to the protocol traffic's
+listeners (:mod:`flip7_spec.protocol.traffic`: the ``flip7_spec.protocol`` logger at DEBUG, ``conform
+--log-protocol``) when there are any; whether there are is asked once per request or game, never per line.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from collections.abc import Callable, Sequence
 from typing import IO, Any
 
 from flip7_spec.limits import REPLY_LINE
-from flip7_spec.protocol import PROTOCOL_VERSION
+from flip7_spec.protocol import PROTOCOL_VERSION, traffic
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure, Observation, Skipped
 from flip7_spec.protocol.schema import ReshuffleProblem, message_errors
 
@@ -57,10 +61,11 @@ class _StderrReader(threading.Thread):
     Each chunk is read and filed under :attr:`lock`, so that :meth:`settle` can tell when everything written
     before it was called is in the tail."""
 
-    def __init__(self, stream: IO[bytes], tail: deque[str]) -> None:
+    def __init__(self, stream: IO[bytes], tail: deque[str], heard: Callable[[str], None] | None = None) -> None:
         super().__init__(daemon=True)
         self.stream = stream
         self.tail = tail
+        self.heard = heard  # told each whole line (as the tail keeps it), for the protocol traffic
         self.partial = ""  # the start of a line the engine has not ended yet
         self.count = 0  # the lines filed in the tail so far (the tail keeps only the last ones)
         self.lock = threading.Lock()
@@ -80,8 +85,7 @@ class _StderrReader(threading.Thread):
                         break
                     pending = self._file(pending + chunk)
             if pending:
-                self.tail.append(pending[:STDERR_LINE_CHARS].decode("utf-8", "replace"))
-                self.count += 1
+                self._keep(pending[:STDERR_LINE_CHARS].decode("utf-8", "replace"))
                 self.partial = ""
         except (OSError, ValueError):
             pass
@@ -95,14 +99,18 @@ class _StderrReader(threading.Thread):
         """File the whole lines of ``data`` in the tail; return the unended rest."""
         *lines, pending = data.split(b"\n")
         for raw in lines:
-            self.tail.append(raw[:STDERR_LINE_CHARS].decode("utf-8", "replace"))
-        self.count += len(lines)
+            self._keep(raw[:STDERR_LINE_CHARS].decode("utf-8", "replace"))
         if len(pending) > STDERR_LINE_CHARS:  # a line with no end yet: keep its start only
-            self.tail.append(pending[:STDERR_LINE_CHARS].decode("utf-8", "replace") + " ...")
-            self.count += 1
+            self._keep(pending[:STDERR_LINE_CHARS].decode("utf-8", "replace") + " ...")
             pending = b""
         self.partial = pending.decode("utf-8", "replace")
         return pending
+
+    def _keep(self, line: str) -> None:
+        self.tail.append(line)
+        self.count += 1
+        if self.heard is not None:
+            self.heard(line)
 
     def settle(self, wait: float) -> None:
         """Return once everything written to the pipe before this call is in the tail: nothing is left to
@@ -151,9 +159,12 @@ class ProcessEngine(EngineAdapter):
         self.stderr_tail: deque[str] = deque(maxlen=STDERR_LINES)
         self.seq = 0
         self.hello_result: dict[str, Any] | None = None
-        self._game: list[dict[str, Any]] = []  # the requests of the last game :meth:`play` sent
+        self._game: list[dict[str, Any]] = []  # the requests of the last game :meth:`play_game` sent
         self._game_failure: tuple[int, Skipped | EngineFailure] | None = None  # where and how it stopped
         self._uncut = False  # whether that failure's stderr may hold lines about requests sent after it
+        self.case: str | None = None
+        """The id of the case being run (the conformance runner sets it): the protocol traffic records it."""
+        self._noting = False  # whether each line goes to the protocol traffic (asked once per request or game)
 
     # ---- process life ---------------------------------------------------------------------------
 
@@ -173,7 +184,9 @@ class ProcessEngine(EngineAdapter):
         self._start = 0
         self.stderr_tail.clear()
         assert process.stdout is not None and process.stderr is not None
-        self._stderr_reader = _StderrReader(process.stderr, self.stderr_tail)
+        pid = process.pid
+        self._stderr_reader = _StderrReader(process.stderr, self.stderr_tail,
+                                            lambda line: self._heard(line, pid))
         self._stderr_reader.start()
         if self.on_spawn is not None:
             self.on_spawn(process.pid)
@@ -220,7 +233,13 @@ class ProcessEngine(EngineAdapter):
             self._stderr_reader.settle(STDERR_SETTLE)
         return self.stderr_text()
 
+    def _heard(self, line: str, pid: int) -> None:
+        """A line the engine process ``pid`` wrote to stderr (on the stderr reader's thread)."""
+        if traffic.listening():  # asked per line: stderr is rare, and its reader is not on the hot path
+            traffic.note(traffic.STDERR, line, self.case, pid)
+
     def _ensure(self) -> subprocess.Popen[bytes]:
+        self._noting = traffic.listening()
         if self.process is None or self.process.poll() is not None:
             if self.process is not None:
                 self._reap()
@@ -275,6 +294,7 @@ class ProcessEngine(EngineAdapter):
 
     def close(self) -> None:
         process = self.process
+        self._noting = traffic.listening()
         if process is not None and process.poll() is None:
             try:
                 self._send({"cmd": "quit"})
@@ -286,15 +306,20 @@ class ProcessEngine(EngineAdapter):
     def restart(self) -> None:
         self._reap()
 
+    def abort(self) -> None:
+        self._reap()
+
     # ---- messages -------------------------------------------------------------------------------
 
     def _send(self, message: dict[str, Any], flush: bool = True) -> int:
         process = self.process
         assert process is not None and process.stdin is not None
         self.seq += 1
-        message = {"seq": self.seq, **message}
+        line = json.dumps({"seq": self.seq, **message}, separators=(",", ":"))
+        if self._noting:
+            traffic.note(traffic.SEND, line, self.case, process.pid)
         try:
-            process.stdin.write((json.dumps(message, separators=(",", ":")) + "\n").encode("utf-8"))
+            process.stdin.write((line + "\n").encode("utf-8"))
             if flush:
                 process.stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
@@ -329,6 +354,9 @@ class ProcessEngine(EngineAdapter):
     def _receive(self, deadline: float) -> dict[str, Any]:
         while True:
             text = self._readline(deadline).decode("utf-8", "replace")
+            if self._noting:
+                assert self.process is not None
+                traffic.note(traffic.RECV, text.removesuffix("\n"), self.case, self.process.pid)
             if not text.strip():
                 continue
             try:
@@ -523,9 +551,9 @@ class ProcessEngine(EngineAdapter):
             return observations, failure
         return observations, None
 
-    def play(self, ruleset: dict[str, Any], players: int, dealer: int, deck: Sequence[str],
-             reshuffles: Sequence[Sequence[str]], decisions: Sequence[dict[str, Any]]
-             ) -> tuple[list[Observation], Skipped | EngineFailure | None]:
+    def play_game(self, ruleset: dict[str, Any], players: int, dealer: int, deck: Sequence[str],
+                  reshuffles: Sequence[Sequence[str]], decisions: Sequence[dict[str, Any]]
+                  ) -> tuple[list[Observation], Exception | None]:
         """Start a game and apply ``decisions``, all pipelined. Returns the observations received in order
         (the start's first) and the failure that stopped them early (None when all came), so the
         observations before a failure can still be compared."""
@@ -542,7 +570,7 @@ class ProcessEngine(EngineAdapter):
         return observations, None
 
     def stderr_through(self, at: int) -> str:
-        """What the engine wrote to stderr up to its reply to request ``at`` of the last game :meth:`play` sent
+        """What the engine wrote to stderr up to its reply to request ``at`` of the last game :meth:`play_game` sent
         (0 its ``start``, k its k-th decision), and not about the requests after it: the failure's own excerpt
         when the game stopped there; else, when the engine wrote anything and requests followed that one, what
         it writes up to that reply when sent the game's requests again up to it (for a reply the runner finds

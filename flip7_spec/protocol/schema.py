@@ -8,11 +8,16 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from flip7_spec.registry import revision
 from flip7_spec.trace.schema import json_path, load_schema
 
 
-@cache
 def _validator(definition: str) -> Draft202012Validator:
+    return _validator_at(definition, revision())
+
+
+@cache
+def _validator_at(definition: str, at: int) -> Draft202012Validator:
     schema = dict(load_schema("protocol-v1.json"))
     schema["$ref"] = f"#/$defs/{definition}"
     return Draft202012Validator(schema)

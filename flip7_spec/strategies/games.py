@@ -16,6 +16,7 @@ from flip7_spec.cards import Card, card
 from flip7_spec.events import Choice, Decision, Event
 from flip7_spec.machine import Game
 from flip7_spec.play import make_game
+from flip7_spec.registry import GameDefinition
 from flip7_spec.rulesets import Ruleset
 from flip7_spec.steering import PileSteering
 from flip7_spec.strategies.choosers import Chooser, data_chooser
@@ -46,7 +47,15 @@ class Script:
     pile first) at each decision before the first reshuffle. ``reached`` says whether the rare state came."""
 
     name = ""
-    needs_flip7 = True
+    needs_cards: frozenset[str] = frozenset()
+    """The cards (canonical texts) the script steers with: it steers only a game that lists them all."""
+    plain_numbers = True
+    """Whether the script needs a game whose Numbers have no effect of their own (it rigs Numbers by value,
+    taking two Numbers of one value to be alike)."""
+
+    def fits(self, definition: GameDefinition) -> bool:
+        """Whether the script can steer a game of ``definition`` (by the game's cards)."""
+        return definition.has_cards(self.needs_cards) and (definition.plain_numbers or not self.plain_numbers)
 
     def prepare(self, draw: Draw, setup: GameSetup) -> GameSetup:
         return setup

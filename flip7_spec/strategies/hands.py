@@ -11,6 +11,7 @@ from hypothesis.errors import InvalidArgument
 from flip7_spec.cards import Card, card
 from flip7_spec.errors import CardError
 from flip7_spec.play import check_hand
+from flip7_spec.registry import definition_of
 from flip7_spec.rulesets import Ruleset
 from flip7_spec.strategies.setups import deck_texts
 
@@ -30,7 +31,8 @@ class Hand:
 @st.composite
 def hands(draw: st.DrawFn, ruleset: Ruleset, players: int = 3, busted: bool | None = None) -> Hand:
     """Possible final hands under ``ruleset``: different Number values (at most seven), any of the deck's
-    Modifiers, and (base game) a kept Second Chance or the Freeze of a frozen player; in any order. A
+    Modifiers, and the game's Actions that stay in front of a player (the base game's Second Chance, the Freeze
+    of a frozen player: :attr:`~flip7_spec.cards.CardType.kept`); in any order. A
     non-busted hand always passes :func:`~flip7_spec.scoring.check_hand`; a busted hand (``busted`` True,
     or drawn when None) holds one Number value twice (its last card is not necessarily the duplicate)."""
     deck = Counter(deck_texts(ruleset, players))
@@ -56,7 +58,8 @@ def hands(draw: st.DrawFn, ruleset: Ruleset, players: int = 3, busted: bool | No
     if modifiers:
         picked = draw(st.lists(st.integers(0, len(modifiers) - 1), unique=True, max_size=len(modifiers)))
         hand += [modifiers[i] for i in picked]
-    for kept in ("CHANCE", "FREEZE"):  # the base game's cards that stay in front of a player
+    # the cards that stay in front of a player in the game (the base game's Second Chance and Freeze)
+    for kept in sorted(t.text for t in definition_of(ruleset).cards if t.kept):
         if deck[kept] and draw(st.booleans()):
             hand.append(kept)
     ordered = draw(st.permutations(hand))

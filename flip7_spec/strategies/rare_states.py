@@ -13,6 +13,7 @@ from hypothesis.errors import InvalidArgument
 from flip7_spec.cards import Card, Kind, card
 from flip7_spec.events import Choice, Decision, Event
 from flip7_spec.machine import Game
+from flip7_spec.registry import definition_of, game_definition, game_names
 from flip7_spec.rulesets import Ruleset
 from flip7_spec.steering import PileSteering, any_number, card_text, new_number_for, rig
 from flip7_spec.strategies.choosers import data_chooser
@@ -50,6 +51,7 @@ class _Flip7InFlip3(_HeroScript):
     Flip Three that brings three more: a Flip 7 inside a Flip Three (F7-FLIP7-IN-FLIP3)."""
 
     name = "flip7_in_flip3"
+    needs_cards = frozenset({"FLIP3"})
 
 
     def choose(self, game: Game, decision: Decision, steering: PileSteering) -> Choice | None:
@@ -96,7 +98,7 @@ class _Flip7Scaled(Script):
     Every game whose deck has such a Modifier qualifies."""
 
     name = "flip7_scaled"
-    needs_flip7 = False
+    plain_numbers = False
 
     def __init__(self) -> None:
         self.hero: int | None = None
@@ -159,6 +161,7 @@ class _ChancePassed(_HeroScript):
     a second Second Chance and must pass it on (F7-CHANCE-GIVE)."""
 
     name = "chance_passed"
+    needs_cards = frozenset({"CHANCE"})
 
 
     def choose(self, game: Game, decision: Decision, steering: PileSteering) -> Choice | None:
@@ -257,6 +260,7 @@ class _ReshuffleInFlip3(Script):
     (F7-RESHUFFLE-IN-FLIP3). The target score is at least 500, so that the game lasts until then."""
 
     name = "reshuffle_in_flip3"
+    needs_cards = frozenset({"FLIP3"})
 
     def prepare(self, draw: Draw, setup: GameSetup) -> GameSetup:
         ruleset = setup.ruleset
@@ -276,7 +280,7 @@ class _TwoDecks(Script):
     """More players than one deck serves: a second deck is shuffled in (F7-TWO-DECKS)."""
 
     name = "two_decks"
-    needs_flip7 = False
+    plain_numbers = False
 
     def prepare(self, draw: Draw, setup: GameSetup) -> GameSetup:
         ruleset = setup.ruleset
@@ -303,6 +307,11 @@ SCENARIOS: Final[dict[str, Callable[[], Script]]] = {
 """The rare states :func:`rare_games` steers games into, by name."""
 
 
+def fitting_games(script: Script) -> list[str]:
+    """The registered games ``script`` can steer (by their cards)."""
+    return [name for name in game_names() if script.fits(game_definition(name))]
+
+
 def _reject() -> None:
     from hypothesis import reject
 
@@ -321,10 +330,11 @@ def rare_games(draw: st.DrawFn, scenario: str, rulesets: st.SearchStrategy[Rules
     if scenario not in SCENARIOS:
         raise InvalidArgument(f"unknown scenario {scenario!r}; scenarios are {', '.join(SCENARIOS)}")
     script = SCENARIOS[scenario]()
-    strategy = rulesets if rulesets is not None else _rulesets(games=("flip7",) if script.needs_flip7 else None)
+    strategy = rulesets if rulesets is not None else _rulesets(games=fitting_games(script))
     ruleset = draw(strategy)
-    if script.needs_flip7 and ruleset.game != "flip7":
-        raise InvalidArgument(f"scenario {scenario} needs a base-game ruleset, got {ruleset.name}")
+    if not script.fits(definition_of(ruleset)):
+        raise InvalidArgument(f"scenario {scenario} needs a game with the cards {', '.join(sorted(script.needs_cards))}"
+                              f"{' and plain Numbers' if script.plain_numbers else ''}, got {ruleset.name}")
     most = min(ruleset.max_players or 6, 6)  # a preset's own limit holds (the challenge: two players)
     count = draw(st.integers(min(max(ruleset.min_players, 3), most), most))
     base = GameSetup(ruleset, count, draw(st.integers(0, count - 1)), tuple(draw(draw_piles(ruleset, count))))

@@ -3,7 +3,7 @@
 A misreading is a scoring rule that some engine, score counter or rules summary could plausibly implement
 instead of the official one. Each game's z3 plug-in (:mod:`flip7_spec.symbolic.plugin`) writes its
 misreadings twice: as a Python scorer with the signature of :func:`flip7_spec.play.round_score`, and as a z3
-term over the game's scoring model (:class:`Misreading`). For each, z3 finds a hand with the fewest cards on
+term over the game's scoring model (:class:`SymbolicMisreading`). For each, z3 finds a hand with the fewest cards on
 which the misreading's score differs from the specification's (and, among those, one on which the
 misreading's score also differs from as many other misreadings' as possible, so that a wrong score names its
 misreading: :func:`smallest_case`). The result is data, :class:`ScoringCase`, that the conformance runner
@@ -49,7 +49,7 @@ H = TypeVar("H", bound=CaseHand)
 
 
 @dataclass(frozen=True)
-class Misreading(Generic[H]):
+class SymbolicMisreading(Generic[H]):
     """A wrong scoring rule: ``score`` computes it in Python, ``symbolic`` builds it as a z3 term over a
     symbolic hand of the game's model.
 
@@ -95,7 +95,7 @@ class CaseSearch:
     """The outcome of the search for one misreading: its case, or ``None`` when no hand of the ruleset
     tells it from the specification (for example a misreading about a card the deck lacks)."""
 
-    misreading: Misreading[Any]
+    misreading: SymbolicMisreading[Any]
     case: ScoringCase | None
     seconds: float
 
@@ -105,8 +105,8 @@ class CaseSearch:
 # ---------------------------------------------------------------------------------------------------------
 
 
-def smallest_case(ruleset: Ruleset, players: int | None, misreading: Misreading[H], rivals: Sequence[Misreading[H]],
-                  timeout_ms: int, new_hand: Callable[[Any], H]) -> CaseSearch:
+def smallest_case(ruleset: Ruleset, players: int | None, misreading: SymbolicMisreading[H],
+                  rivals: Sequence[SymbolicMisreading[H]], timeout_ms: int, new_hand: Callable[[Any], H]) -> CaseSearch:
     """Search a hand with the fewest cards on which ``misreading`` scores differently from the specification,
     and among those the one that also tells it from the most ``rivals``.
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from flip7_spec.symbolic.misreadings import CaseSearch, Misreading
+    from flip7_spec.symbolic.misreadings import CaseSearch, SymbolicMisreading
     from flip7_spec.symbolic.theorems import TheoremSet
 
 
@@ -22,5 +22,5 @@ class SymbolicGame:
     """
 
     theorems: Callable[[Any, int | None], TheoremSet]
-    misreadings: Callable[[Any], Sequence[Misreading[Any]]]
+    misreadings: Callable[[Any], Sequence[SymbolicMisreading[Any]]]
     search_cases: Callable[[Any, int | None, int], list[CaseSearch]]

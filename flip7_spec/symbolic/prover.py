@@ -14,7 +14,7 @@ from flip7_spec.play import round_score
 from flip7_spec.registry import definition_of
 from flip7_spec.rulesets import Ruleset
 from flip7_spec.symbolic import DEFAULT_TIMEOUT_MS
-from flip7_spec.symbolic.misreadings import CaseSearch, Misreading, ScoringCase
+from flip7_spec.symbolic.misreadings import CaseSearch, ScoringCase, SymbolicMisreading
 from flip7_spec.symbolic.plugin import SymbolicGame
 from flip7_spec.symbolic.terms import Scorer, SymbolicError
 from flip7_spec.symbolic.theorems import NoTheorems, ProofReport, TheoremSet
@@ -53,7 +53,7 @@ def prove(ruleset: Ruleset, scorer: Scorer | None = round_score, timeout_ms: int
     return theorem_set(ruleset, players).prove(scorer, timeout_ms)
 
 
-def misreadings_for(ruleset: Ruleset) -> list[Misreading[Any]]:
+def misreadings_for(ruleset: Ruleset) -> list[SymbolicMisreading[Any]]:
     """The misreadings of ``ruleset``'s game. Raises :class:`SymbolicError` for a game without any."""
     plugin = plugin_of(ruleset)
     if plugin is None:

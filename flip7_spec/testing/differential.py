@@ -20,16 +20,16 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition,
 
 from flip7_spec.cards import Card, card
 from flip7_spec.clauses import CLAUSES
-from flip7_spec.conformance import ERRORED, FAIL
-from flip7_spec.conformance.cases import Case, trace_file_cases
+from flip7_spec.conformance.cases import trace_file_cases
 from flip7_spec.conformance.report import describe
-from flip7_spec.conformance.runner import run_case, strip_options, support_problem, totals_only
+from flip7_spec.conformance.runner import run_case
 from flip7_spec.events import Choice, Event
+from flip7_spec.judge import ERRORED, FAIL, same_value, strip_options, totals_only
 from flip7_spec.machine import Game
 from flip7_spec.play import make_game
 from flip7_spec.protocol import Level
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure, ReferenceAdapter, Skipped
-from flip7_spec.protocol.declared import sent_ruleset
+from flip7_spec.protocol.declared import sent_ruleset, unsupported
 from flip7_spec.protocol.process import ProcessEngine
 from flip7_spec.registry import Role, definition_of
 from flip7_spec.rulesets import Ruleset, default_preset, preset
@@ -109,16 +109,12 @@ def supported_rulesets(hello: dict[str, Any]) -> st.SearchStrategy[Ruleset]:
         values: dict[str, st.SearchStrategy[Any]] = {}
         for option, tried in option_values(base).items():
             listed = declared.get(option, [])
-            usable = [v for v in tried[1:] if listed == "any" or any(_same_value(v, w) for w in listed)]
+            usable = [v for v in tried[1:] if listed == "any" or any(same_value(v, w) for w in listed)]
             if usable:
                 values[option] = st.sampled_from([tried[0], *usable])
         return st.fixed_dictionaries(values).map(lambda options: base.with_options(**options))
 
     return st.sampled_from(names).flatmap(with_options)
-
-
-def _same_value(a: Any, b: Any) -> bool:
-    return type(a) is type(b) and bool(a == b)
 
 
 class DifferentialMachine(RuleBasedStateMachine):
@@ -220,8 +216,8 @@ class DifferentialMachine(RuleBasedStateMachine):
         self.start_observation: dict[str, Any] = {}
         self.start_events: list[dict[str, Any]] = []
         hello = self.hello()
-        self.compare_options = "legal" in hello.get("levels", [])
-        self.whole_games = "game" in hello.get("levels", [])
+        self.compare_options = Level.LEGAL in hello.get("levels", [])
+        self.whole_games = Level.GAME in hello.get("levels", [])
 
     def _reshuffle(self, discard: list[Card]) -> list[Card]:
         assert self.draw is not None
@@ -262,16 +258,7 @@ class DifferentialMachine(RuleBasedStateMachine):
         for index, choice in enumerate(self.choices):
             decision = self._decision_at(index)
             decisions.append({"choice": choice, "player": decision["player"], "kind": decision["kind"]})
-        observations: list[dict[str, Any]] = []
-        stopped: Exception | None = None
-        if isinstance(engine, ProcessEngine):
-            observations, stopped = engine.decide_many(decisions)
-        else:
-            try:
-                for d in decisions:
-                    observations.append(engine.decide(d["choice"], d["player"], d["kind"]))
-            except Exception as error:
-                stopped = error
+        observations, stopped = engine.decide_many(decisions)
         for index, observation in enumerate(observations):
             self._compare(index, observation)
         if stopped is not None:
@@ -377,7 +364,8 @@ class DifferentialMachine(RuleBasedStateMachine):
         unchanged (a steered run shrinks towards an unsteered one)."""
         if not data.draw(st.booleans(), label="steered"):
             return None, setup
-        names = [n for n, make in SCENARIOS.items() if setup.ruleset.game == "flip7" or not make().needs_flip7]
+        definition = definition_of(setup.ruleset)
+        names = [n for n, make in SCENARIOS.items() if make().fits(definition)]
         script = SCENARIOS[data.draw(st.sampled_from(names), label="scenario")]()
         prepared = script.prepare(data.draw, setup)
         if not self._declares(prepared.ruleset):
@@ -386,10 +374,10 @@ class DifferentialMachine(RuleBasedStateMachine):
 
     def _declares(self, ruleset: Ruleset) -> bool:
         """Whether the engine's handshake declares ``ruleset`` (as conform judges it:
-        :func:`~flip7_spec.conformance.runner.support_problem`)."""
+        :func:`~flip7_spec.protocol.declared.unsupported`)."""
         if self.engine_spec is None:
             return True
-        return support_problem(self.hello(), Case("steered", Level.ROUND, ruleset)) is None
+        return unsupported(self.hello(), Level.ROUND, ruleset) is None
 
     @classmethod
     def new_test_run(cls) -> None:

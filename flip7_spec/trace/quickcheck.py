@@ -13,6 +13,7 @@ import re
 from functools import cache
 from typing import Any
 
+from flip7_spec.registry import revision
 from flip7_spec.trace.schema import load_schema
 
 _STEP_KEYS = frozenset({"decision", "events", "observation", "scores"})
@@ -24,8 +25,12 @@ _PENDING_KEYS = frozenset({"player", "kind", "card", "options"})
 _STATUSES = frozenset({"active", "stayed", "frozen", "busted"})
 
 
-@cache
 def _card_pattern() -> re.Pattern[str]:
+    return _card_pattern_at(revision())
+
+
+@cache
+def _card_pattern_at(at: int) -> re.Pattern[str]:
     pattern: str = load_schema()["$defs"]["card"]["pattern"]
     return re.compile(pattern)
 

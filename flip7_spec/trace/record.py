@@ -127,10 +127,12 @@ class GameRecord:
         """The footer of the game's trace: final totals, winners and the number of rounds played."""
         return {"totals": list(self.totals), "winners": list(self.winners), "rounds": self.rounds}
 
-    def trace(self, description: str | None = None, clauses: Sequence[str] | None = None) -> dict[str, Any]:
+    def trace(self, description: str | None = None, clauses: Sequence[str] | None = None,
+              provenance: dict[str, Any] | None = None) -> dict[str, Any]:
         """The trace of this game: the setup and provenance as header, the first deal as start, a decision
         step per ply (with events, the round scores of every round it ended, and the observation when
-        recorded), and the footer once the game is over.
+        recorded), and the footer once the game is over. ``provenance`` replaces the record's own (its
+        generator and seed).
 
         Each reshuffle order is written as a chance step just before the decision during which it was
         needed (before every decision, for a reshuffle in the first deal).
@@ -141,7 +143,7 @@ class GameRecord:
             "players": s.players,
             "dealer": s.dealer,
             "deck": list(s.deck),
-            "provenance": {"generator": self.generator, "seed": self.seed},
+            "provenance": {"generator": self.generator, "seed": self.seed} if provenance is None else provenance,
         }
         if description is not None:
             header["description"] = description

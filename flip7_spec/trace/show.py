@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from flip7_spec.cards import cards
+from flip7_spec.cards import card_type, cards
 from flip7_spec.errors import Flip7Error, LimitError
 from flip7_spec.rulesets import ruleset_from_json
 from flip7_spec.trace import FORMAT_NAME, FORMAT_VERSION
@@ -142,6 +142,13 @@ _VIA = {"deal": "is dealt", "hit": "hits and gets", "flip3": "flips (Flip Three)
         "replacement": "gets a replacement card"}
 
 
+def _named(text: Any) -> str:
+    """A card's text followed by its name, as its game lists it (``CHANCE (Second Chance)``); a card of the
+    shared notation, or anything else, as it is."""
+    listed = card_type(text) if isinstance(text, str) else None
+    return f"{text} ({listed.name})" if listed is not None and listed.name else str(text)
+
+
 def describe_event(event: dict[str, Any], seat: Callable[[Any], str]) -> str:
     """One line for one event (any event name: unknown ones are listed with their fields)."""
     kind = event.get("event")
@@ -169,7 +176,7 @@ def describe_event(event: dict[str, Any], seat: Callable[[Any], str]) -> str:
     if kind == "assign":
         return f"{who} assigns the set-aside {card} to {target}"
     if kind == "give":
-        return f"{who} gives {card} (Second Chance) to {target}"
+        return f"{who} gives {_named(card)} to {target}"
     if kind == "chance_used":
         return f"{who} uses a Second Chance against a second {card}: both are discarded"
     if kind == "discard":

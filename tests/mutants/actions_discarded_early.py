@@ -9,7 +9,8 @@ is revealed and resolves it from there.
 
 from __future__ import annotations
 
-from flip7_spec.cards import Card, Kind
+from flip7_spec.cards import Card
+from flip7_spec.games.flip7.cards import FLIP_THREE, FREEZE
 from flip7_spec.games.flip7.engine import Flip7Game
 from flip7_spec.machine import FROZEN
 from flip7_spec.protocol.server import serve
@@ -18,7 +19,7 @@ from tests.mutants._support import MutantAdapter
 CLAUSES = {"F7-FLIP3-DISCARDED", "F7-FREEZE-KEEPS-CARDS"}
 READINGS = {"actions_discarded_when_revealed"}
 
-TOSSED = (Kind.FREEZE, Kind.FLIP_THREE)
+TOSSED = (FREEZE, FLIP_THREE)
 
 
 class TossFirstGame(Flip7Game):
@@ -41,7 +42,7 @@ class TossFirstGame(Flip7Game):
             super()._discard_in_play(card, reason, clause, entry)
 
     def _take_effect(self, action: Card, seat: int, entry: int | None = None) -> None:
-        if action.kind is Kind.FREEZE:
+        if action.kind is FREEZE:
             self._set_status(seat, FROZEN)  # the card itself is on the discard pile
             self._emit("freeze", "F7-FREEZE", seat, action.text)
             return

@@ -7,7 +7,7 @@ each unused Second Chance back in front of its holder when the next round starts
 
 from __future__ import annotations
 
-from flip7_spec.cards import Kind
+from flip7_spec.games.flip7.cards import SECOND_CHANCE
 from flip7_spec.games.flip7.engine import Flip7Game
 from flip7_spec.protocol.server import serve
 from tests.mutants._support import MutantAdapter
@@ -23,13 +23,13 @@ class CarryOverGame(Flip7Game):
 
     def _end_round(self) -> None:
         self.holders = tuple(seat for seat, p in enumerate(self.players)
-                             if any(c.kind is Kind.SECOND_CHANCE for c in p.cards))
+                             if any(c.kind is SECOND_CHANCE for c in p.cards))
         super()._end_round()
 
     def _start_round(self) -> None:
         carried = []
         for seat in self.holders:  # the bug: take them back from the discard pile
-            last = max(i for i, c in enumerate(self.discard) if c.kind is Kind.SECOND_CHANCE)
+            last = max(i for i, c in enumerate(self.discard) if c.kind is SECOND_CHANCE)
             carried.append((seat, self.discard.pop(last)))
         self.holders = ()
         super()._start_round()

@@ -7,7 +7,8 @@ Second Chance is used (any cards it set aside are resolved as usual).
 
 from __future__ import annotations
 
-from flip7_spec.cards import Card, Kind
+from flip7_spec.cards import Card
+from flip7_spec.games.flip7.cards import FLIP_THREE
 from flip7_spec.games.flip7.engine import Flip7Game, FlipThree
 from flip7_spec.machine import ACTIVE
 from flip7_spec.protocol.server import serve
@@ -35,7 +36,7 @@ class ShortFlipThreeGame(Flip7Game):
 
     def _take_effect(self, action: Card, seat: int, entry: int | None = None) -> None:
         super()._take_effect(action, seat, entry)
-        if action.kind is Kind.FLIP_THREE:
+        if action.kind is FLIP_THREE:
             self.stack[-1] = SavedStopsFlipThree(action, seat, entry)
 
 

@@ -8,8 +8,9 @@ busted.
 
 from __future__ import annotations
 
-from flip7_spec.cards import Card, Kind
+from flip7_spec.cards import Card
 from flip7_spec.events import Decision, DecisionKind
+from flip7_spec.games.flip7.cards import SECOND_CHANCE
 from flip7_spec.games.flip7.engine import Flip7Game, FlipThree, Give
 from flip7_spec.protocol.server import serve
 from tests.mutants._support import MutantAdapter
@@ -41,11 +42,11 @@ class GiveToOthersGame(Flip7Game):
 
     def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
         player = self.players[seat]
-        if drawn.kind is Kind.SECOND_CHANCE and player.has_chance:
+        if drawn.kind is SECOND_CHANCE and player.has_chance:
             self.stack.append(GiveToOthers(drawn, seat, self._put_in_play(drawn)))
             return
         super()._receive(seat, drawn, flip3, via)
-        player.has_chance = any(c.kind is Kind.SECOND_CHANCE for c in player.cards)  # whichever is left protects
+        player.has_chance = any(c.kind is SECOND_CHANCE for c in player.cards)  # whichever is left protects
 
 
 class Engine(MutantAdapter):

@@ -8,6 +8,7 @@ as the end of that player's round: they Stay with what is in front of them.
 from __future__ import annotations
 
 from flip7_spec.cards import Card, Kind
+from flip7_spec.games.flip7.cards import SECOND_CHANCE
 from flip7_spec.games.flip7.engine import Flip7Game, FlipThree
 from flip7_spec.machine import STAYED
 from flip7_spec.protocol.server import serve
@@ -25,7 +26,7 @@ class SavedThenStaysGame(Flip7Game):
         if drawn.kind is not Kind.NUMBER or drawn.value not in player.values or not player.has_chance:
             super()._receive(seat, drawn, flip3, via)
             return
-        chance = next(c for c in player.cards if c.kind is Kind.SECOND_CHANCE)
+        chance = next(c for c in player.cards if c.kind is SECOND_CHANCE)
         player.cards.remove(chance)
         player.has_chance = False
         self.discard.extend((drawn, chance))

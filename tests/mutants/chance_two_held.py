@@ -7,7 +7,8 @@ discarded). This engine lets the player keep both and use them one after the oth
 
 from __future__ import annotations
 
-from flip7_spec.cards import Card, Kind
+from flip7_spec.cards import Card
+from flip7_spec.games.flip7.cards import SECOND_CHANCE
 from flip7_spec.games.flip7.engine import Flip7Game, FlipThree
 from flip7_spec.protocol.server import serve
 from tests.mutants._support import MutantAdapter
@@ -21,11 +22,11 @@ class HoardingGame(Flip7Game):
 
     def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
         player = self.players[seat]
-        if drawn.kind is Kind.SECOND_CHANCE and player.has_chance:
+        if drawn.kind is SECOND_CHANCE and player.has_chance:
             player.cards.append(drawn)  # the bug: kept, not given away
             return
         super()._receive(seat, drawn, flip3, via)
-        if any(c.kind is Kind.SECOND_CHANCE for c in player.cards):
+        if any(c.kind is SECOND_CHANCE for c in player.cards):
             player.has_chance = True  # one used, another still held
 
 

@@ -8,7 +8,8 @@ Three.
 
 from __future__ import annotations
 
-from flip7_spec.cards import Card, Kind
+from flip7_spec.cards import Card
+from flip7_spec.games.flip7.cards import FLIP_THREE, FREEZE
 from flip7_spec.games.flip7.engine import Flip7Game, FlipThree
 from flip7_spec.protocol.server import serve
 from tests.mutants._support import MutantAdapter
@@ -21,7 +22,7 @@ class EagerGame(Flip7Game):
     """The reference game, never setting an Action aside."""
 
     def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
-        if drawn.kind in (Kind.FREEZE, Kind.FLIP_THREE):
+        if drawn.kind in (FREEZE, FLIP_THREE):
             flip3 = None  # the bug: resolved as if revealed on a Hit
         super()._receive(seat, drawn, flip3, via)
 

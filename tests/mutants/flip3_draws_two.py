@@ -7,7 +7,8 @@ Flip Three card itself as one of them and stops after two draws.
 
 from __future__ import annotations
 
-from flip7_spec.cards import Card, Kind
+from flip7_spec.cards import Card
+from flip7_spec.games.flip7.cards import FLIP_THREE
 from flip7_spec.games.flip7.engine import Flip7Game, FlipThree
 from flip7_spec.protocol.server import serve
 from tests.mutants._support import MutantAdapter
@@ -33,7 +34,7 @@ class FlipTwoGame(Flip7Game):
 
     def _take_effect(self, action: Card, seat: int, entry: int | None = None) -> None:
         super()._take_effect(action, seat, entry)
-        if action.kind is Kind.FLIP_THREE:
+        if action.kind is FLIP_THREE:
             self.stack[-1] = FlipTwo(action, seat, entry)
 
 

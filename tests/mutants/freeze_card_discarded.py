@@ -8,7 +8,8 @@ points).
 
 from __future__ import annotations
 
-from flip7_spec.cards import Card, Kind
+from flip7_spec.cards import Card
+from flip7_spec.games.flip7.cards import FREEZE
 from flip7_spec.games.flip7.engine import Flip7Game
 from flip7_spec.protocol.server import serve
 from tests.mutants._support import MutantAdapter
@@ -22,7 +23,7 @@ class SpentFreezeGame(Flip7Game):
 
     def _take_effect(self, action: Card, seat: int, entry: int | None = None) -> None:
         super()._take_effect(action, seat, entry)
-        if action.kind is Kind.FREEZE:
+        if action.kind is FREEZE:
             self.discard.append(self.players[seat].cards.pop())  # the bug: the reference left it in the row
 
 

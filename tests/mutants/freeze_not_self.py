@@ -7,8 +7,9 @@ only the other active players, and picks the one other player by itself when the
 
 from __future__ import annotations
 
-from flip7_spec.cards import Card, Kind
+from flip7_spec.cards import Card
 from flip7_spec.events import Decision
+from flip7_spec.games.flip7.cards import FREEZE
 from flip7_spec.games.flip7.engine import Flip7Game, FlipThree, Target
 from flip7_spec.protocol.server import serve
 from tests.mutants._support import MutantAdapter
@@ -40,7 +41,7 @@ class NoSelfFreezeGame(Flip7Game):
     def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
         super()._receive(seat, drawn, flip3, via)
         top = self.stack[-1] if self.stack else None
-        if drawn.kind is Kind.FREEZE and type(top) is Target and top.action is drawn:
+        if drawn.kind is FREEZE and type(top) is Target and top.action is drawn:
             self.stack[-1] = OthersOnlyTarget(drawn, seat)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from flip7_spec.cards import Card, Kind
+from flip7_spec.games.flip7.cards import FREEZE
 from flip7_spec.machine import BUSTED
 from flip7_spec.play import round_score
 from flip7_spec.protocol.server import serve
@@ -25,7 +26,7 @@ class Engine(MutantAdapter):
     game_class = ScoredGame
 
     def hand_score(self, ruleset: Ruleset, hand: Sequence[Card], status: str) -> int:
-        if any(c.kind is Kind.FREEZE for c in hand) and status != BUSTED:
+        if any(c.kind is FREEZE for c in hand) and status != BUSTED:
             return sum(c.value for c in hand if c.kind is Kind.NUMBER)  # the bug: modifiers count too
         return round_score(ruleset, hand, status == BUSTED)
 

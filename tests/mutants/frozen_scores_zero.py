@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from flip7_spec.cards import Card, Kind
+from flip7_spec.cards import Card
+from flip7_spec.games.flip7.cards import FREEZE
 from flip7_spec.machine import BUSTED
 from flip7_spec.play import round_score
 from flip7_spec.protocol.server import serve
@@ -25,7 +26,7 @@ class Engine(MutantAdapter):
     game_class = ScoredGame
 
     def hand_score(self, ruleset: Ruleset, hand: Sequence[Card], status: str) -> int:
-        frozen = any(c.kind is Kind.FREEZE for c in hand)
+        frozen = any(c.kind is FREEZE for c in hand)
         return round_score(ruleset, hand, busted=status == BUSTED or frozen)  # the bug: frozen as busted
 
 

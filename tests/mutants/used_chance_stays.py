@@ -8,6 +8,7 @@ protects, so another one may be kept).
 from __future__ import annotations
 
 from flip7_spec.cards import Card, Kind
+from flip7_spec.games.flip7.cards import SECOND_CHANCE
 from flip7_spec.games.flip7.engine import Flip7Game, FlipThree
 from flip7_spec.machine import ACTIVE
 from flip7_spec.protocol.server import serve
@@ -22,7 +23,7 @@ class SpentChanceGame(Flip7Game):
 
     def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
         player = self.players[seat]
-        place = next((i for i, c in enumerate(player.cards) if c.kind is Kind.SECOND_CHANCE), None)
+        place = next((i for i, c in enumerate(player.cards) if c.kind is SECOND_CHANCE), None)
         protected = player.has_chance
         super()._receive(seat, drawn, flip3, via)
         used = protected and not player.has_chance and player.status is ACTIVE

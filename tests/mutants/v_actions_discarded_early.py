@@ -8,7 +8,8 @@ from there.
 
 from __future__ import annotations
 
-from flip7_spec.cards import Card, Kind
+from flip7_spec.cards import Card
+from flip7_spec.games.vengeance.cards import DISCARD, FLIP_FOUR, JUST_ONE_MORE, STEAL, SWAP
 from flip7_spec.games.vengeance.engine import VengeanceGame
 from flip7_spec.protocol.server import serve
 from tests.mutants._support import VengeanceMutantAdapter
@@ -16,7 +17,7 @@ from tests.mutants._support import VengeanceMutantAdapter
 CLAUSES = {"V-ACTION-AT-ONCE"}
 READINGS = {"actions_discarded_when_revealed"}
 
-ACTIONS = (Kind.JUST_ONE_MORE, Kind.FLIP_FOUR, Kind.STEAL, Kind.SWAP, Kind.DISCARD)
+ACTIONS = (JUST_ONE_MORE, FLIP_FOUR, STEAL, SWAP, DISCARD)
 
 
 class TossFirstGame(VengeanceGame):

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from flip7_spec.cards import Card, Kind
+from flip7_spec.cards import Card
+from flip7_spec.games.vengeance.cards import DISCARD, STEAL, SWAP
 from flip7_spec.games.vengeance.engine import Turns, VengeanceGame
 from flip7_spec.protocol.server import serve
 from tests.mutants._support import VengeanceMutantAdapter
@@ -19,7 +20,7 @@ from tests.mutants._support import VengeanceMutantAdapter
 CLAUSES = {"V-ACTION-MANDATORY", "V-SWAP", "V-STEAL"}  # the rule, and the actions it skips
 READINGS = {"deal_table_actions_discarded"}
 
-TABLE_ACTIONS: Final = frozenset({Kind.STEAL, Kind.SWAP, Kind.DISCARD})
+TABLE_ACTIONS: Final = frozenset({STEAL, SWAP, DISCARD})
 
 
 class DealDiscardsGame(VengeanceGame):

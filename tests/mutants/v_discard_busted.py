@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from flip7_spec.cards import Card, Kind
+from flip7_spec.cards import Card
+from flip7_spec.games.vengeance.cards import DISCARD
 from flip7_spec.games.vengeance.engine import Discard, VengeanceGame
 from flip7_spec.games.vengeance.rows import CardRef, card_ref
 from flip7_spec.protocol.server import serve
@@ -50,7 +51,7 @@ class FaceDownDiscardGame(VengeanceGame):
                 if c.is_number or not numbers_only]
 
     def _resolve_revealed(self, seat: int, revealed: Card) -> None:
-        if revealed.kind is Kind.DISCARD:
+        if revealed.kind is DISCARD:
             self.stack.append(FaceDownDiscard(revealed, seat))
             return
         super()._resolve_revealed(seat, revealed)

@@ -7,8 +7,9 @@ on until four Number cards have come (or the target busts, or the round ends).
 
 from __future__ import annotations
 
-from flip7_spec.cards import Card, Kind
+from flip7_spec.cards import Card
 from flip7_spec.events import Choice
+from flip7_spec.games.vengeance.cards import FLIP_FOUR
 from flip7_spec.games.vengeance.engine import ChooseTarget, FlipFour, VengeanceGame
 from flip7_spec.machine import BUSTED
 from flip7_spec.protocol.server import serve
@@ -54,7 +55,7 @@ class NumbersFlipFourGame(VengeanceGame):
     """The reference game with :class:`NumbersFlipFour` for every Flip Four."""
 
     def _resolve_revealed(self, seat: int, revealed: Card) -> None:
-        if revealed.kind is Kind.FLIP_FOUR:
+        if revealed.kind is FLIP_FOUR:
             self.stack.append(NumbersChooseTarget(revealed, seat))
             return
         super()._resolve_revealed(seat, revealed)

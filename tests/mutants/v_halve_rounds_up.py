@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from flip7_spec.cards import Card, Special
+from flip7_spec.cards import Card
+from flip7_spec.games.vengeance.cards import Special
 from flip7_spec.games.vengeance.scoring import floors_at_zero, is_special, vengeance_score
 from flip7_spec.machine import BUSTED
 from flip7_spec.protocol.server import serve

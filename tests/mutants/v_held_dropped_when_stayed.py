@@ -9,8 +9,9 @@ discarded.
 
 from __future__ import annotations
 
-from flip7_spec.cards import Card, Kind
+from flip7_spec.cards import Card
 from flip7_spec.events import Choice
+from flip7_spec.games.vengeance.cards import FLIP_FOUR, JUST_ONE_MORE
 from flip7_spec.games.vengeance.engine import ChooseTarget, FlipFour, ResolveHeld, VengeanceGame
 from flip7_spec.machine import ACTIVE
 from flip7_spec.protocol.server import serve
@@ -61,7 +62,7 @@ class ActiveOnlyGame(VengeanceGame):
     """The reference game with :class:`ActiveOnlyTarget` for every Just One More and Flip Four."""
 
     def _resolve_revealed(self, seat: int, revealed: Card) -> None:
-        if revealed.kind in (Kind.JUST_ONE_MORE, Kind.FLIP_FOUR):
+        if revealed.kind in (JUST_ONE_MORE, FLIP_FOUR):
             self.stack.append(ActiveOnlyTarget(revealed, seat))
             return
         super()._resolve_revealed(seat, revealed)

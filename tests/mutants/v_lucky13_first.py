@@ -7,7 +7,8 @@ holder, so the Lucky 13 arriving second busts.
 
 from __future__ import annotations
 
-from flip7_spec.cards import Card, Special
+from flip7_spec.cards import Card
+from flip7_spec.games.vengeance.cards import Special
 from flip7_spec.games.vengeance.engine import VengeanceGame
 from flip7_spec.games.vengeance.scoring import THIRTEEN, is_special
 from flip7_spec.machine import BUSTED

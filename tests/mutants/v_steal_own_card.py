@@ -7,8 +7,9 @@ row leaves its place and is received again at the end of the row.
 
 from __future__ import annotations
 
-from flip7_spec.cards import Card, Kind
+from flip7_spec.cards import Card
 from flip7_spec.events import Decision, DecisionKind
+from flip7_spec.games.vengeance.cards import STEAL
 from flip7_spec.games.vengeance.engine import Steal, VengeanceGame
 from flip7_spec.protocol.server import serve
 from tests.mutants._support import VengeanceMutantAdapter
@@ -34,7 +35,7 @@ class StealAnythingGame(VengeanceGame):
     """The reference game with :class:`StealAnything` for every Steal."""
 
     def _resolve_revealed(self, seat: int, revealed: Card) -> None:
-        if revealed.kind is Kind.STEAL:
+        if revealed.kind is STEAL:
             self.stack.append(StealAnything(revealed, seat))
             return
         super()._resolve_revealed(seat, revealed)

@@ -7,8 +7,9 @@ when the resolver has no card to give.
 
 from __future__ import annotations
 
-from flip7_spec.cards import Card, Kind
+from flip7_spec.cards import Card
 from flip7_spec.events import Decision, DecisionKind
+from flip7_spec.games.vengeance.cards import SWAP
 from flip7_spec.games.vengeance.engine import Swap, VengeanceGame
 from flip7_spec.games.vengeance.rows import row_refs
 from flip7_spec.protocol.server import serve
@@ -38,7 +39,7 @@ class OwnCardSwapGame(VengeanceGame):
     """The reference game with :class:`OwnCardSwap` for every Swap."""
 
     def _resolve_revealed(self, seat: int, revealed: Card) -> None:
-        if revealed.kind is Kind.SWAP:
+        if revealed.kind is SWAP:
             self.stack.append(OwnCardSwap(revealed, seat))
             return
         super()._resolve_revealed(seat, revealed)

@@ -7,7 +7,8 @@ player included. This engine just puts the card in the row, so the new owner hol
 
 from __future__ import annotations
 
-from flip7_spec.cards import Card, Special
+from flip7_spec.cards import Card
+from flip7_spec.games.vengeance.cards import Special
 from flip7_spec.games.vengeance.engine import VengeanceGame
 from flip7_spec.games.vengeance.scoring import is_special, lucky_pair_allowed
 from flip7_spec.protocol.server import serve

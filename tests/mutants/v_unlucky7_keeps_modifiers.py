@@ -7,7 +7,8 @@ discards the Numbers only: a /2 or a -N card in the row stays there (and keeps c
 
 from __future__ import annotations
 
-from flip7_spec.cards import Card, Special
+from flip7_spec.cards import Card
+from flip7_spec.games.vengeance.cards import Special
 from flip7_spec.games.vengeance.engine import VengeanceGame
 from flip7_spec.games.vengeance.scoring import is_special
 from flip7_spec.protocol.server import serve

@@ -1,5 +1,6 @@
 """Flip 7, the base game (RULES.md part A): registers its definition on import.
 
+- :mod:`.cards`: the kinds of its own cards and every card of its deck (text, kind, name, clauses);
 - :mod:`.ruleset`: the deck, the options and the presets ``flip7`` and ``flip7-no-deal``;
 - :mod:`.clauses`: the rule clauses (ids ``F7-...``);
 - :mod:`.scoring`: round scoring and the check that a final hand can exist;
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from flip7_spec.games.flip7.cards import FLIP7_CARDS
 from flip7_spec.games.flip7.clauses import FLIP7_CLAUSES
 from flip7_spec.games.flip7.engine import Flip7Game
 from flip7_spec.games.flip7.legality import flip7_legal_options
@@ -28,7 +30,7 @@ from flip7_spec.games.flip7.play import (
 )
 from flip7_spec.games.flip7.ruleset import GAME, Flip7Ruleset, flip7, flip7_challenge, flip7_no_deal
 from flip7_spec.games.flip7.scoring import check_flip7_hand, flip7_round_score, flip7_score
-from flip7_spec.games.flip7.witness import CLAUSE_CARDS, flip7_witness
+from flip7_spec.games.flip7.witness import flip7_witness
 from flip7_spec.registry import GameDefinition, register_game
 
 
@@ -56,7 +58,7 @@ DEFINITION = register_game(GameDefinition(
     worked_examples=WORKED_EXAMPLES,
     symbolic=_symbolic,
     clause_witness=flip7_witness,
-    clause_cards=CLAUSE_CARDS,
+    cards=FLIP7_CARDS,
     legal_options=flip7_legal_options,
     default_preset=True,
     misreadings=MISREADINGS,

@@ -13,6 +13,7 @@ from typing import ClassVar
 
 from flip7_spec.cards import Card, Kind
 from flip7_spec.events import HIT, STAY, Choice, Decision, DecisionKind, Status
+from flip7_spec.games.flip7.cards import FLIP_THREE, FREEZE, SECOND_CHANCE
 from flip7_spec.games.flip7.ruleset import Flip7Ruleset
 from flip7_spec.games.flip7.scoring import combine, flip7_round_score
 from flip7_spec.machine import (
@@ -365,14 +366,14 @@ class Flip7Game(Game):
 
     def _status_at_end(self, hand: Sequence[Card]) -> Status:
         # [F7-FREEZE-KEEPS-CARDS] a Freeze in front of a player means that player was frozen
-        return FROZEN if any(c.kind is Kind.FREEZE for c in hand) else STAYED
+        return FROZEN if any(c.kind is FREEZE for c in hand) else STAYED
 
     def _stalled(self) -> str | None:
         """No Number, modifier or Freeze among the cards still to come: Flip Threes and Second Chances
         would only cycle through the piles forever."""
         if self.ruleset.stalled_round == "reshuffle":
             return None  # [F7-STALLED-RESHUFFLE]
-        if any(c.is_number or c.is_modifier or c.kind is Kind.FREEZE for c in self.discard):
+        if any(c.is_number or c.is_modifier or c.kind is FREEZE for c in self.discard):
             return None
         return "F7-STALLED-ROUND"  # [F7-STALLED-ROUND]
 
@@ -395,7 +396,7 @@ class Flip7Game(Game):
             if drawn.value in player.values:
                 if player.has_chance:
                     # [F7-CHANCE-USE] both cards are discarded and the player stays in
-                    chance = next(c for c in player.cards if c.kind is Kind.SECOND_CHANCE)
+                    chance = next(c for c in player.cards if c.kind is SECOND_CHANCE)
                     player.cards.remove(chance)
                     player.has_chance = False
                     self.discard.append(drawn)
@@ -427,7 +428,7 @@ class Flip7Game(Game):
             elif kind is Kind.MULTIPLY:
                 player.multiplier *= drawn.value
             return
-        if kind is Kind.SECOND_CHANCE:
+        if kind is SECOND_CHANCE:
             # [F7-FLIP3-CHANCE-AT-ONCE] taken at once, even during a Flip Three
             if not player.has_chance:
                 # [F7-CHANCE-KEEP]
@@ -436,7 +437,7 @@ class Flip7Game(Game):
                 return
             self.stack.append(Give(drawn, seat, self._put_in_play(drawn)))
             return
-        if kind is Kind.FREEZE or kind is Kind.FLIP_THREE:
+        if kind is FREEZE or kind is FLIP_THREE:
             entry = self._put_in_play(drawn)
             if flip3 is not None:
                 # [F7-FLIP3-SETASIDE]
@@ -452,7 +453,7 @@ class Flip7Game(Game):
 
     def _take_effect(self, action: Card, seat: int, entry: int | None = None) -> None:
         """A Freeze or Flip Three (in play at ``entry``) takes effect on ``seat``."""
-        if action.kind is Kind.FREEZE:
+        if action.kind is FREEZE:
             # [F7-FREEZE] [F7-FREEZE-KEEPS-CARDS] banks at round end; the Freeze card stays with them
             # [F7-DEAL-FREEZE-EMPTY] even with no cards, then banking 0
             self._take_from_play(action, entry)

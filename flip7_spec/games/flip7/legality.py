@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flip7_spec.cards import Kind
 from flip7_spec.events import HIT, STAY, Choice, DecisionKind, Status
+from flip7_spec.games.flip7.cards import FLIP_THREE, FREEZE, SECOND_CHANCE
 from flip7_spec.games.flip7.ruleset import Flip7Ruleset
 from flip7_spec.observed import read_decision
 
-_ACTIONS = frozenset({Kind.FREEZE, Kind.FLIP_THREE})
+_ACTIONS = frozenset({FREEZE, FLIP_THREE})
 
 
 def flip7_legal_options(ruleset: Flip7Ruleset, observation: Mapping[str, Any]) -> list[Choice] | None:
@@ -47,8 +47,8 @@ def flip7_legal_options(ruleset: Flip7Ruleset, observation: Mapping[str, Any]) -
         # [F7-FLIP3-ASSIGN] each set-aside card to any active player, the Flip Three's target included;
         # [F7-SETASIDE-PASS-VARIANT] a target who busted passes them to the players still in (it is not one)
         return list(active)
-    if kind == DecisionKind.GIVE and about.kind is Kind.SECOND_CHANCE:
+    if kind == DecisionKind.GIVE and about.kind is SECOND_CHANCE:
         # [F7-CHANCE-GIVE] to another active player who holds no Second Chance
         return [seat for seat in active if seat != seen.player
-                and not any(c.kind is Kind.SECOND_CHANCE for c in seen.rows[seat].cards)]
+                and not any(c.kind is SECOND_CHANCE for c in seen.rows[seat].cards)]
     return None

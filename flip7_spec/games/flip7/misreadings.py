@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from flip7_spec.cards import Card, Kind
 from flip7_spec.events import HIT, STAY, Decision, DecisionKind
+from flip7_spec.games.flip7.cards import FLIP_THREE, FREEZE, SECOND_CHANCE
 from flip7_spec.games.flip7.engine import (
     Assign,
     Effects,
@@ -266,11 +267,11 @@ class SecondChanceKeptTwice(Flip7Game):
 
     def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
         player = self.players[seat]
-        if drawn.kind is Kind.SECOND_CHANCE and player.has_chance:
+        if drawn.kind is SECOND_CHANCE and player.has_chance:
             player.cards.append(drawn)
             return
         super()._receive(seat, drawn, flip3, via)
-        if any(c.kind is Kind.SECOND_CHANCE for c in player.cards) and player.status is ACTIVE:
+        if any(c.kind is SECOND_CHANCE for c in player.cards) and player.status is ACTIVE:
             player.has_chance = True
 
 
@@ -278,7 +279,7 @@ class SpareChanceDiscarded(Flip7Game):
     """A second Second Chance is discarded instead of being given to another player."""
 
     def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
-        if drawn.kind is Kind.SECOND_CHANCE and self.players[seat].has_chance:
+        if drawn.kind is SECOND_CHANCE and self.players[seat].has_chance:
             entry = self._put_in_play(drawn)
             self._discard_in_play(drawn, "a second Second Chance", "F7-CHANCE-GIVE", entry)
             return
@@ -320,7 +321,7 @@ class ChanceKeptNextRound(Flip7Game):
         holders = [seat for seat, p in enumerate(self.players) if p.has_chance]
         kept: list[tuple[int, Card]] = []
         for seat in holders:  # the round just ended sent every held Second Chance to the discard pile
-            index = max(i for i, c in enumerate(self.discard) if c.kind is Kind.SECOND_CHANCE)
+            index = max(i for i, c in enumerate(self.discard) if c.kind is SECOND_CHANCE)
             kept.append((seat, self.discard.pop(index)))
         super()._start_round()
         for seat, chance in kept:
@@ -365,12 +366,12 @@ class ChanceGivenToAnyone(Flip7Game):
 
     def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
         player = self.players[seat]
-        if drawn.kind is Kind.SECOND_CHANCE and player.has_chance:
+        if drawn.kind is SECOND_CHANCE and player.has_chance:
             self.stack.append(_GiveToAnyone(drawn, seat, self._put_in_play(drawn)))
             return
         protected = player.has_chance
         super()._receive(seat, drawn, flip3, via)
-        if protected and not player.has_chance and any(c.kind is Kind.SECOND_CHANCE for c in player.cards):
+        if protected and not player.has_chance and any(c.kind is SECOND_CHANCE for c in player.cards):
             player.has_chance = True  # one used, another still in front of them
 
 
@@ -395,7 +396,7 @@ class FreezeCardDiscarded(Flip7Game):
     """The Freeze card is discarded when it freezes its target, instead of staying in front of them."""
 
     def _take_effect(self, action: Card, seat: int, entry: int | None = None) -> None:
-        if action.kind is not Kind.FREEZE:
+        if action.kind is not FREEZE:
             super()._take_effect(action, seat, entry)
             return
         self._set_status(seat, FROZEN)
@@ -407,7 +408,7 @@ class Flip3ActionsAtOnce(Flip7Game):
     """A Freeze or Flip Three revealed during a Flip Three takes effect at once instead of being set aside."""
 
     def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
-        if flip3 is not None and drawn.kind in (Kind.FREEZE, Kind.FLIP_THREE):
+        if flip3 is not None and drawn.kind in (FREEZE, FLIP_THREE):
             flip3 = None
         super()._receive(seat, drawn, flip3, via)
 
@@ -442,7 +443,7 @@ class Flip3CardCounted(Flip7Game):
     def _take_effect(self, action: Card, seat: int, entry: int | None = None) -> None:
         super()._take_effect(action, seat, entry)
         frame = self.stack[-1]
-        if action.kind is Kind.FLIP_THREE and isinstance(frame, FlipThree):
+        if action.kind is FLIP_THREE and isinstance(frame, FlipThree):
             frame.remaining -= 1
 
 
@@ -452,11 +453,11 @@ class Flip3SetAsideNotCounted(Flip7Game):
 
     def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
         super()._receive(seat, drawn, flip3, via)
-        if flip3 is not None and drawn.kind in (Kind.FREEZE, Kind.FLIP_THREE):
+        if flip3 is not None and drawn.kind in (FREEZE, FLIP_THREE):
             flip3.remaining += 1
 
 
-_EARLY_DISCARDED = frozenset({Kind.FREEZE, Kind.FLIP_THREE})
+_EARLY_DISCARDED = frozenset({FREEZE, FLIP_THREE})
 
 
 class ActionsDiscardedWhenRevealed(Flip7Game):
@@ -482,7 +483,7 @@ class ActionsDiscardedWhenRevealed(Flip7Game):
             super()._discard_in_play(card, reason, clause, entry)
 
     def _take_effect(self, action: Card, seat: int, entry: int | None = None) -> None:
-        if action.kind is not Kind.FREEZE:
+        if action.kind is not FREEZE:
             super()._take_effect(action, seat, entry)
             return
         self._set_status(seat, FROZEN)  # the Freeze card is in the discard pile already

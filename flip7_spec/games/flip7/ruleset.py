@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar, Final
 
 from flip7_spec.cards import Card, Kind
+from flip7_spec.games.flip7.cards import FLIP7_CARDS
 from flip7_spec.rulesets import Option, Ruleset, machine_options
 
 GAME: Final = "flip7"
@@ -66,8 +67,8 @@ class Flip7Ruleset(Ruleset):
     """A ruleset of Flip 7: the shared options plus the Second Chance and Flip Three readings."""
 
     OPTIONS: ClassVar[Mapping[str, Option]] = FLIP7_OPTIONS
-    CARD_KINDS: ClassVar[frozenset[Kind]] = frozenset(
-        {Kind.NUMBER, Kind.ADD, Kind.MULTIPLY, Kind.FREEZE, Kind.FLIP_THREE, Kind.SECOND_CHANCE})
+    # Numbers, +N, xN, Freeze, Flip Three, Second Chance: the kinds of the game's cards
+    CARD_KINDS: ClassVar[frozenset[Kind]] = frozenset(t.kind for t in FLIP7_CARDS)
 
     name: str = "flip7"
     game: str = GAME

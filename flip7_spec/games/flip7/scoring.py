@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from flip7_spec.cards import Card, Kind
 from flip7_spec.errors import CardError
+from flip7_spec.games.flip7.cards import FREEZE, SECOND_CHANCE
 from flip7_spec.rulesets import Ruleset
 from flip7_spec.scoring import FLIP7_SIZE, Score
 
@@ -80,7 +81,7 @@ def check_flip7_hand(ruleset: Ruleset, hand: Sequence[Card], players: int = 3) -
     if len(values) > FLIP7_SIZE:
         raise CardError(f"{len(values)} different Numbers: the round ends at seven (Flip 7)")
     for c in hand:
-        if c.is_action and c.kind not in (Kind.SECOND_CHANCE, Kind.FREEZE):
+        if c.is_action and c.kind not in (SECOND_CHANCE, FREEZE):
             raise CardError(f"card {c.text} never stays in front of a player")
     if held["CHANCE"] > 1:
         raise CardError("a player holds at most one Second Chance")

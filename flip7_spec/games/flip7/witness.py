@@ -205,20 +205,3 @@ def _from_round_end(end: RoundEnd, evidence: Evidence) -> set[str]:
         if seat in flip7_seats and "0" in numbers:
             seen.add("F7-FLIP7-ZERO")
     return seen
-
-
-CLAUSE_CARDS: dict[str, frozenset[str]] = {
-    **{c: frozenset({"FREEZE"}) for c in ("F7-FREEZE", "F7-FREEZE-SELF", "F7-FREEZE-KEEPS-CARDS",
-                                          "F7-DEAL-FREEZE-EMPTY")},
-    **{c: frozenset({"FLIP3"}) for c in ("F7-FLIP3", "F7-FLIP3-COUNTS-ALL", "F7-FLIP3-STOP", "F7-FLIP3-SETASIDE",
-                                         "F7-FLIP3-SETASIDE-BUST", "F7-SETASIDE-PASS-VARIANT", "F7-FLIP3-ASSIGN",
-                                         "F7-FLIP3-ASSIGN-EACH", "F7-FLIP3-ASSIGN-INACTIVE", "F7-FLIP3-NESTED",
-                                         "F7-FLIP3-DISCARDED", "F7-FLIP3-DISCARDED-LATE", "F7-FLIP7-IN-FLIP3",
-                                         "F7-RESHUFFLE-IN-FLIP3", "F7-FLIP3-CHANCE-AT-ONCE", "F7-DEAL-STAY-INSTEAD",
-                                         "F7-DEAL-ANYWAY")},
-    **{c: frozenset({"CHANCE"}) for c in ("F7-CHANCE-KEEP", "F7-CHANCE-USE", "F7-CHANCE-GIVE", "F7-CHANCE-ROUND-END",
-                                          "F7-CHANCE-ENDS-TURN", "F7-STAY-CHANCE-ONLY")},
-    "F7-MOD-X2": frozenset({"x2"}),
-    "F7-FLIP7-ZERO": frozenset({"0"}),
-}
-"""The cards each card-specific clause needs in the deck (any one of them)."""

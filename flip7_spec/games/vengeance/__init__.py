@@ -1,5 +1,6 @@
 """Flip 7: With a Vengeance (RULES.md part B): registers its definition on import.
 
+- :mod:`.cards`: the kinds of its own cards and every card of its decks (text, kind, name, clauses);
 - :mod:`.ruleset`: the decks, the options and the presets ``vengeance`` and ``vengeance-basic``;
 - :mod:`.clauses`: the rule clauses (ids ``V-...``);
 - :mod:`.scoring`: round scoring and the check that a final hand can exist;
@@ -16,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from flip7_spec.events import Status
+from flip7_spec.games.vengeance.cards import VENGEANCE_CARDS
 from flip7_spec.games.vengeance.clauses import VENGEANCE_CLAUSES
 from flip7_spec.games.vengeance.engine import VengeanceGame
 from flip7_spec.games.vengeance.legality import vengeance_legal_options
@@ -23,7 +25,7 @@ from flip7_spec.games.vengeance.misreadings import MISREADINGS
 from flip7_spec.games.vengeance.play import ROLES, decision_clause, policy_choice, scoring_clause
 from flip7_spec.games.vengeance.ruleset import GAME, VengeanceRuleset, vengeance, vengeance_basic
 from flip7_spec.games.vengeance.scoring import check_vengeance_hand, vengeance_score
-from flip7_spec.games.vengeance.witness import CLAUSE_CARDS, vengeance_witness
+from flip7_spec.games.vengeance.witness import vengeance_witness
 from flip7_spec.registry import GameDefinition, register_game
 
 
@@ -56,6 +58,6 @@ DEFINITION = register_game(GameDefinition(
     symbolic=_symbolic,
     misreadings=MISREADINGS,
     clause_witness=vengeance_witness,
-    clause_cards=CLAUSE_CARDS,
+    cards=VENGEANCE_CARDS,
     legal_options=vengeance_legal_options,
 ))

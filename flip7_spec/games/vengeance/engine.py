@@ -9,11 +9,12 @@ on a player, and the frames for the five Actions and Brutal Mode. Each rule clau
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import ClassVar, Final, cast
+from typing import ClassVar, cast
 
-from flip7_spec.cards import Card, Kind, Special
+from flip7_spec.cards import Card
 from flip7_spec.errors import SetupError
 from flip7_spec.events import HIT, STAY, Choice, Decision, DecisionKind
+from flip7_spec.games.vengeance.cards import DISCARD, FLIP_FOUR, JUST_ONE_MORE, STEAL, SWAP, Special
 from flip7_spec.games.vengeance.rows import CardRef, face_up_on_table, row_refs, swap_pairs
 from flip7_spec.games.vengeance.ruleset import VengeanceRuleset
 from flip7_spec.games.vengeance.scoring import flip7_count, is_special, lucky_pair_allowed, vengeance_score
@@ -35,9 +36,6 @@ VENGEANCE_MACHINE_CLAUSES = MachineClauses(
     unreachable="V-TARGET-UNREACHABLE",  # [V-TARGET-UNREACHABLE] refused when making the game
     endless="V-ENDLESS",  # [V-ENDLESS] the deck drawn ten times over without a decision ends the game
 )
-_BASE_GAME_KINDS: Final = frozenset(
-    {Kind.ADD, Kind.MULTIPLY, Kind.FREEZE, Kind.FLIP_THREE, Kind.SECOND_CHANCE}
-)
 
 
 class VengeanceGame(Game):
@@ -57,7 +55,7 @@ class VengeanceGame(Game):
         reshuffler: Reshuffler | None = None,
         record: bool = True,
     ) -> None:
-        foreign = sorted({c.text for c in deck if c.kind in _BASE_GAME_KINDS})
+        foreign = sorted({c.text for c in deck if c.kind not in ruleset.CARD_KINDS})
         if foreign:
             # [V-NO-BASE-CARDS]
             raise SetupError(f"ruleset {ruleset.name}: card(s) {', '.join(foreign)} have no effect in "
@@ -155,13 +153,13 @@ class VengeanceGame(Game):
         frame: Frame[VengeanceGame]
         if revealed.is_modifier:
             frame = PlayModifier(revealed, seat)
-        elif kind is Kind.JUST_ONE_MORE or kind is Kind.FLIP_FOUR:
+        elif kind is JUST_ONE_MORE or kind is FLIP_FOUR:
             frame = ChooseTarget(revealed, seat)
-        elif kind is Kind.STEAL:
+        elif kind is STEAL:
             frame = Steal(revealed, seat)
-        elif kind is Kind.SWAP:
+        elif kind is SWAP:
             frame = Swap(revealed, seat)
-        elif kind is Kind.DISCARD:
+        elif kind is DISCARD:
             frame = Discard(revealed, seat)
         else:
             raise AssertionError(f"card {revealed.text} has no effect in Vengeance")
@@ -307,7 +305,7 @@ class ChooseTarget(Frame["VengeanceGame"]):
         # [V-ACTION-TARGET] any player not busted, the resolver and stayed players included
         seats = game._not_busted()
         because = "V-ACTION-ALONE"  # [V-ACTION-ALONE] the only player not busted plays it on themselves
-        if self.action.kind is Kind.FLIP_FOUR and not game.ruleset.flip4_self and len(seats) > 1:
+        if self.action.kind is FLIP_FOUR and not game.ruleset.flip4_self and len(seats) > 1:
             # [V-FLIP4-SELF] seed 004: a Flip Four goes to an opponent while there is one
             seats = [s for s in seats if s != self.resolver]
             because = "V-FLIP4-SELF"
@@ -316,7 +314,7 @@ class ChooseTarget(Frame["VengeanceGame"]):
     def decide(self, game: VengeanceGame, choice: Choice) -> None:
         game.stack.pop()
         game._emit("target", "V-ACTION-TARGET", self.resolver, self.action.text, (("target", choice),))
-        if self.action.kind is Kind.FLIP_FOUR:
+        if self.action.kind is FLIP_FOUR:
             game._emit("flip4_start", "V-FLIP4", choice, self.action.text)
             game.stack.append(FlipFour(self.action, choice))
         else:

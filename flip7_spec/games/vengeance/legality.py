@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from flip7_spec.cards import Kind, Special
 from flip7_spec.events import HIT, STAY, Choice, DecisionKind, Status
+from flip7_spec.games.vengeance.cards import DISCARD, FLIP_FOUR, JUST_ONE_MORE, STEAL, SWAP, Special
 from flip7_spec.games.vengeance.ruleset import VengeanceRuleset
 from flip7_spec.observed import SeenDecision, read_decision
 
@@ -40,18 +40,18 @@ def vengeance_legal_options(ruleset: VengeanceRuleset, observation: Mapping[str,
         return _target(ruleset, seen)
     if about is None:
         return None
-    if kind == DecisionKind.CARD and about.kind is Kind.STEAL:
+    if kind == DecisionKind.CARD and about.kind is STEAL:
         # [V-STEAL] a card of another player, never the resolver's own [V-ACTION-RESOLVER]; stayed players'
         # cards too [V-STAYED-TARGET]
         return _takeable(ruleset, seen, (s for s in seen.not_busted() if s != seen.player))
-    if kind == DecisionKind.CARD and about.kind is Kind.DISCARD:
+    if kind == DecisionKind.CARD and about.kind is DISCARD:
         if ruleset.discard_chooser == "victim":
             # [V-DISCARD-CHOOSER] the victim, named already, picks one of their own cards
             return _takeable(ruleset, seen, [seen.player])
         # [V-DISCARD] the resolver picks a player not busted and their card at once; [V-DISCARD-SELF] the
         # resolver's own row only when the ruleset allows it
         return _takeable(ruleset, seen, _discard_victims(ruleset, seen))
-    if kind == DecisionKind.SWAP and about.kind is Kind.SWAP:
+    if kind == DecisionKind.SWAP and about.kind is SWAP:
         # [V-SWAP] two face-up cards of two different rows, the resolver's or not, Numbers and Modifiers
         # alike; [V-SWAP-LIMITS] never two of one row, never a busted row
         refs = _refs(seen, seen.not_busted(), numbers_only=False)
@@ -84,13 +84,13 @@ def _target(ruleset: VengeanceRuleset, seen: SeenDecision) -> list[Choice] | Non
         # [V-MOD-TARGET] any player not busted, the revealer and stayed players included; [V-BRUTAL-MOD-BUSTED]
         # in Brutal Mode busted players too
         return list(range(len(seen.rows))) if ruleset.brutal_mode else in_round
-    if about.kind is Kind.JUST_ONE_MORE:
+    if about.kind is JUST_ONE_MORE:
         return in_round  # [V-ACTION-TARGET] any player not busted, the resolver and stayed players included
-    if about.kind is Kind.FLIP_FOUR:
+    if about.kind is FLIP_FOUR:
         others = [s for s in in_round if s != seen.player]
         # [V-FLIP4-SELF] without the resolver when the ruleset says so, unless nobody else is left
         return others if not ruleset.flip4_self and others else in_round
-    if about.kind is Kind.DISCARD and ruleset.discard_chooser == "victim":
+    if about.kind is DISCARD and ruleset.discard_chooser == "victim":
         # [V-DISCARD-CHOOSER] the resolver names the victim: a player with a card the Discard may take
         return sorted({ref["player"] for ref in _takeable(ruleset, seen, _discard_victims(ruleset, seen))})
     return None

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from flip7_spec.cards import Card, Kind, Special
+from flip7_spec.cards import Card, Kind
 from flip7_spec.events import HIT, STAY, Choice, Decision, DecisionKind
+from flip7_spec.games.vengeance.cards import DISCARD, FLIP_FOUR, JUST_ONE_MORE, STEAL, SWAP, Special
 from flip7_spec.games.vengeance.engine import (
     ChooseTarget,
     Discard,
@@ -50,7 +51,7 @@ from flip7_spec.misreadings import Misreading
 from flip7_spec.scoring import FLIP7_SIZE
 
 SEVEN: Final = 7
-_TABLE_ACTIONS: Final = frozenset({Kind.STEAL, Kind.SWAP, Kind.DISCARD})
+_TABLE_ACTIONS: Final = frozenset({STEAL, SWAP, DISCARD})
 
 # ---- scoring: one hook each, so that several compose ----------------------------------------------------
 
@@ -266,7 +267,7 @@ class DealToStayedPlayer(VengeanceGame):
 
 # ---- Actions in general ---------------------------------------------------------------------------------
 
-_ACTIONS: Final = frozenset({Kind.JUST_ONE_MORE, Kind.FLIP_FOUR, Kind.STEAL, Kind.SWAP, Kind.DISCARD})
+_ACTIONS: Final = frozenset({JUST_ONE_MORE, FLIP_FOUR, STEAL, SWAP, DISCARD})
 
 
 class ActionsDiscardedWhenRevealed(VengeanceGame):
@@ -387,7 +388,7 @@ class BustedCardsDiscardable(VengeanceGame):
     """A Discard may take a card from a busted player's row, which stays in play."""
 
     def _resolve_revealed(self, seat: int, revealed: Card) -> None:
-        if revealed.kind is Kind.DISCARD:
+        if revealed.kind is DISCARD:
             self.stack.append(_DiscardFromAnyRow(revealed, seat))
             return
         super()._resolve_revealed(seat, revealed)
@@ -477,7 +478,7 @@ class _OneMoreTarget(ChooseTarget):
     __slots__ = ()
 
     def decide(self, game: VengeanceGame, choice: Choice) -> None:
-        if self.action.kind is not Kind.JUST_ONE_MORE:
+        if self.action.kind is not JUST_ONE_MORE:
             super().decide(game, choice)
             return
         game.stack.pop()
@@ -506,7 +507,7 @@ class _OneMoreReread(VengeanceGame):
     """Just One More played through :class:`_OneMore`; the misreadings below say when its target Stays."""
 
     def _resolve_revealed(self, seat: int, revealed: Card) -> None:
-        if revealed.kind is Kind.JUST_ONE_MORE:
+        if revealed.kind is JUST_ONE_MORE:
             self.stack.append(_OneMoreTarget(revealed, seat))
             return
         super()._resolve_revealed(seat, revealed)
@@ -607,7 +608,7 @@ class StealFromOwnRow(VengeanceGame):
     card only."""
 
     def _resolve_revealed(self, seat: int, revealed: Card) -> None:
-        if revealed.kind is Kind.STEAL:
+        if revealed.kind is STEAL:
             self.stack.append(_StealAnyRow(revealed, seat))
             return
         super()._resolve_revealed(seat, revealed)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar, Final
 
 from flip7_spec.cards import Kind
+from flip7_spec.games.vengeance.cards import VENGEANCE_CARDS
 from flip7_spec.rulesets import Option, Ruleset, machine_options
 
 GAME: Final = "vengeance"
@@ -92,9 +93,8 @@ class VengeanceRuleset(Ruleset):
 
     OPTIONS: ClassVar[Mapping[str, Option]] = VENGEANCE_OPTIONS
     # [V-NO-BASE-CARDS] no Freeze, Flip Three, Second Chance, +N or xN card
-    CARD_KINDS: ClassVar[frozenset[Kind]] = frozenset(
-        {Kind.NUMBER, Kind.SUBTRACT, Kind.HALVE, Kind.JUST_ONE_MORE, Kind.FLIP_FOUR, Kind.SWAP, Kind.STEAL,
-         Kind.DISCARD})
+    # (Numbers, -N, /2 and the five Actions: the kinds of the game's cards)
+    CARD_KINDS: ClassVar[frozenset[Kind]] = frozenset(t.kind for t in VENGEANCE_CARDS)
 
     name: str = "vengeance"
     game: str = GAME

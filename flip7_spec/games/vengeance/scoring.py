@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from flip7_spec.cards import Card, Kind, Special
+from flip7_spec.cards import Card, Kind
 from flip7_spec.errors import CardError
+from flip7_spec.games.vengeance.cards import Special
 from flip7_spec.games.vengeance.ruleset import VengeanceRuleset
 from flip7_spec.scoring import FLIP7_SIZE, Score
 

@@ -10,14 +10,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from flip7_spec.cards import Card, Kind, Special, card
+from flip7_spec.cards import Card, Kind, card
 from flip7_spec.evidence import Evidence, RoundEnd
+from flip7_spec.games.vengeance.cards import DISCARD, FLIP_FOUR, JUST_ONE_MORE, STEAL, SWAP, Special
 from flip7_spec.rulesets import preset
 
 STRUCTURAL = ("V-SEATS", "V-ROW", "V-PLAYERS", "V-NO-BASE-CARDS", "V-DEAL-ORDER")
 """Clauses every played game goes through."""
 
-ACTION_KINDS = frozenset({Kind.JUST_ONE_MORE, Kind.FLIP_FOUR, Kind.SWAP, Kind.STEAL, Kind.DISCARD})
+ACTION_KINDS = frozenset({JUST_ONE_MORE, FLIP_FOUR, SWAP, STEAL, DISCARD})
 RECEIPTS = ("steal", "swap")
 """Events after which a card arrives in a row as if dealt."""
 
@@ -232,21 +233,3 @@ def _from_round_end(end: RoundEnd, evidence: Evidence) -> set[str]:
         if raw < 0 or score < 0:
             seen.add("V-BRUTAL-NEGATIVE" if ruleset.brutal_mode and score < 0 else "V-SCORE-FLOOR")
     return seen
-
-
-CLAUSE_CARDS: dict[str, frozenset[str]] = {
-    **{c: frozenset({"ZERO"}) for c in ("V-ZERO-SCORE", "V-ZERO-FLIP7", "V-ZERO-MUST-HIT")},
-    **{c: frozenset({"U7"}) for c in ("V-UNLUCKY7-WIPE", "V-UNLUCKY7-NO-BUST", "V-UNLUCKY7-LATER-7",
-                                      "V-FLIP4-UNLUCKY7")},
-    **{c: frozenset({"L13"}) for c in ("V-LUCKY13-PAIR", "V-LUCKY13-FLIP7", "V-LUCKY13-THIRD")},
-    "V-SPECIAL-NUMBERS": frozenset({"ZERO", "U7", "L13"}),
-    **{c: frozenset({"ONEMORE"}) for c in ("V-ONEMORE", "V-ONEMORE-STAY")},
-    "V-ACTION-ALONE": frozenset({"ONEMORE", "FLIP4"}),
-    **{c: frozenset({"FLIP4"}) for c in ("V-FLIP4", "V-FLIP4-SELF", "V-FLIP4-STOP", "V-FLIP4-HOLD",
-                                         "V-FLIP4-HOLD-DISCARD", "V-FLIP4-RESOLVER-OUT")},
-    **{c: frozenset({"SWAP"}) for c in ("V-SWAP", "V-SWAP-LIMITS", "V-SWAP-RECEIVE")},
-    "V-STEAL": frozenset({"STEAL"}),
-    **{c: frozenset({"DISCARD"}) for c in ("V-DISCARD", "V-DISCARD-SELF", "V-DISCARD-CHOOSER")},
-    "V-HALVE-WHOLE-TOTAL": frozenset({"/2"}),
-}
-"""The cards each card-specific clause needs in the deck (any one of them)."""

@@ -32,6 +32,7 @@ import z3  # type: ignore[import-untyped, unused-ignore]
 
 from flip7_spec.cards import Card, Kind, card
 from flip7_spec.errors import CardError
+from flip7_spec.games.flip7.cards import FREEZE
 from flip7_spec.rulesets import Ruleset
 from flip7_spec.symbolic.terms import (
     COMMON_TEMPLATES,
@@ -160,7 +161,7 @@ class Domain:
                 numbers.append(c.value)
             elif c.text in texts:
                 mods[texts[c.text]] += 1
-            elif c.kind is Kind.FREEZE and self.freeze and not frozen:
+            elif c.kind is FREEZE and self.freeze and not frozen:
                 frozen = True
             else:
                 raise CardError(f"card {c.text} is outside the scoring model of ruleset {self.ruleset}")
@@ -284,7 +285,7 @@ def domain_of(ruleset: Ruleset, players: int | None = None) -> Domain:
             numbers[c.value] = numbers.get(c.value, 0) + count * decks
         elif c.kind in (Kind.ADD, Kind.MULTIPLY):
             modifiers.append(Modifier(c.text, c.kind, c.value, count * decks))
-        elif c.kind is Kind.FREEZE:
+        elif c.kind is FREEZE:
             freeze = True
         elif c.is_modifier:
             raise SymbolicError(f"ruleset {ruleset.name}: card {text} has no scoring rule in flip7")

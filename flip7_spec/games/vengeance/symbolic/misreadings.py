@@ -25,11 +25,12 @@ from typing import Any, Final
 
 import z3  # type: ignore[import-untyped, unused-ignore]
 
-from flip7_spec.cards import Card, Kind, Special
+from flip7_spec.cards import Card, Kind
+from flip7_spec.games.vengeance.cards import Special
 from flip7_spec.games.vengeance.ruleset import VengeanceRuleset
 from flip7_spec.games.vengeance.symbolic.model import FLIP7_VALUES, VengeanceHand, domain_of
 from flip7_spec.symbolic import DEFAULT_TIMEOUT_MS
-from flip7_spec.symbolic.misreadings import CaseSearch, Misreading, smallest_case
+from flip7_spec.symbolic.misreadings import CaseSearch, SymbolicMisreading, smallest_case
 from flip7_spec.symbolic.terms import Expr, Scorer, total
 
 THIRTEEN: Final = 13
@@ -106,7 +107,7 @@ def ruleset_reading(ruleset: VengeanceRuleset) -> Reading:
 
 
 @dataclass(frozen=True)
-class VengeanceMisreading(Misreading[VengeanceHand]):
+class VengeanceMisreading(SymbolicMisreading[VengeanceHand]):
     """A wrong Vengeance scoring rule: ``reading`` gives both its Python scorer (``score``) and its z3 term
     over the Vengeance model (``symbolic``)."""
 

@@ -42,8 +42,9 @@ from typing import Any, Final
 
 import z3  # type: ignore[import-untyped, unused-ignore]
 
-from flip7_spec.cards import Card, Kind, Special, card
+from flip7_spec.cards import Card, Kind, card
 from flip7_spec.errors import CardError
+from flip7_spec.games.vengeance.cards import Special
 from flip7_spec.games.vengeance.ruleset import VengeanceRuleset
 from flip7_spec.symbolic.terms import (
     COMMON_TEMPLATES,
@@ -436,11 +437,12 @@ def domain_of(ruleset: VengeanceRuleset, players: int | None = None) -> Vengeanc
     for order, (text, count) in enumerate(ruleset.deck):
         c = card(text)
         if c.is_number:
-            effect = c.special if ruleset.special_numbers else None  # [V-SPECIAL-NUMBERS]
-            numbers.append((c.value, order, NumberCard(c.text, c.value, count * decks, c.special, effect)))
+            special = c.special if isinstance(c.special, Special) else None
+            effect = special if ruleset.special_numbers else None  # [V-SPECIAL-NUMBERS]
+            numbers.append((c.value, order, NumberCard(c.text, c.value, count * decks, special, effect)))
         elif c.kind in (Kind.SUBTRACT, Kind.HALVE):
             modifiers.append(ModifierCard(c.text, c.kind, c.value, count * decks))
-        elif c.kind in (Kind.ADD, Kind.MULTIPLY, Kind.FREEZE, Kind.FLIP_THREE, Kind.SECOND_CHANCE):
+        elif c.kind not in ruleset.CARD_KINDS:  # [V-NO-BASE-CARDS]
             raise SymbolicError(f"ruleset {ruleset.name}: card {text} has no scoring rule in vengeance")
         # the Vengeance Actions never stay in front of a player [V-ACTION-AT-ONCE]
     number_cards = tuple(n for _, _, n in sorted(numbers, key=lambda x: (x[0], x[1])))

@@ -26,7 +26,8 @@ from typing import Any
 
 import z3  # type: ignore[import-untyped, unused-ignore]
 
-from flip7_spec.cards import Kind, Special
+from flip7_spec.cards import Kind
+from flip7_spec.games.vengeance.cards import Special
 from flip7_spec.games.vengeance.ruleset import VengeanceRuleset
 from flip7_spec.games.vengeance.symbolic.model import (
     FLIP7_VALUES,

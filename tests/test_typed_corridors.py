@@ -1,0 +1,80 @@
+"""The data between the package's rooms goes typed: a trace is read once, in ``flip7_spec/trace/`` (into a
+:class:`~flip7_spec.trace.document.TraceDocument`), and an engine is driven through the
+:class:`~flip7_spec.protocol.adapter.EngineAdapter` interface alone. Both rules are read from the source."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "flip7_spec"
+TRACE_KEYS = frozenset({"header", "steps", "start", "footer"})
+ENGINE_CLASSES = frozenset({"ProcessEngine", "ReferenceAdapter", "CallbackAdapter", "GuardedEngine"})
+"""The concrete engines (checking that a user's object is an ``EngineAdapter`` at all is not a branch)."""
+
+
+def raw_trace_reads(source: str) -> list[int]:
+    """The lines that read a trace's top-level part by its key: ``x["header"]`` or ``x.get("steps")``."""
+    def subscript(node: ast.AST) -> bool:
+        return isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and \
+            node.slice.value in TRACE_KEYS and isinstance(node.ctx, ast.Load)
+
+    def get(node: ast.AST) -> bool:
+        return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
+            and bool(node.args) and isinstance(node.args[0], ast.Constant) and node.args[0].value in TRACE_KEYS
+
+    return [node.lineno for node in ast.walk(ast.parse(source)) if subscript(node) or get(node)]  # type: ignore[attr-defined]
+
+
+def engine_type_checks(source: str) -> list[int]:
+    """The lines that branch on an engine's concrete class: ``isinstance(engine, ProcessEngine)`` and the like."""
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance" \
+                and len(node.args) == 2:
+            kinds = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
+            if any(isinstance(k, ast.Name) and k.id in ENGINE_CLASSES for k in kinds):
+                lines.append(node.lineno)
+    return lines
+
+
+def offenders(check: Callable[[str], list[int]], allowed: str) -> list[str]:
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        relative = path.relative_to(PACKAGE).as_posix()
+        if relative.startswith(allowed):
+            continue
+        found += [f"flip7_spec/{relative}:{line}" for line in check(path.read_text(encoding="utf-8"))]
+    return found
+
+
+def test_the_checks_find_what_they_look_for() -> None:
+    assert raw_trace_reads('steps = trace["steps"]\nheader = trace.get("header")\nx = {"start": 1}') == [1, 2]
+    assert raw_trace_reads('trace["steps"] = []\npath = ["start"]\nstep.get("decision")') == []
+    assert engine_type_checks("if isinstance(engine, ProcessEngine): pass\n"
+                              "ok = isinstance(e, (int, ReferenceAdapter))\nisinstance(x, dict)") == [1, 2]
+
+
+def test_no_module_outside_trace_reads_a_trace_by_its_raw_keys() -> None:
+    """Readers take a TraceDocument (its table, steps, start and footer), read once at the border."""
+    assert offenders(raw_trace_reads, "trace/") == []
+
+
+def test_no_module_outside_protocol_branches_on_the_engine_class() -> None:
+    """The runner, the workers and the testing library drive every engine through EngineAdapter's methods
+    (``play_game``, ``decide_many``, ``stderr_through``, ``abort``), each engine overriding what it does its own
+    way."""
+    assert offenders(engine_type_checks, "protocol/") == []
+
+
+def test_a_result_carries_its_parts_typed_with_no_bag_of_extra_keys() -> None:
+    """Every part of a result (differences, observations, readings, blame, the hand, the last agreement) is a
+    field of its own; nothing rides in an untyped dictionary beside them."""
+    from dataclasses import fields
+
+    from flip7_spec.results import CaseResult
+
+    names = {f.name for f in fields(CaseResult)}
+    assert "extra" not in names
+    assert {"differences", "diagnosis", "causes", "blame", "last_agreed", "hand"} <= names
