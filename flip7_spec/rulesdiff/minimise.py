@@ -34,6 +34,7 @@ from flip7_spec.rulesdiff.lockstep import (
 )
 from flip7_spec.rulesdiff.sides import Sides, card_types
 from flip7_spec.rulesets import Ruleset
+from flip7_spec.trace.document import TraceDocument
 from flip7_spec.trace.record import record_choices
 
 
@@ -122,17 +123,18 @@ class _Shrinker:
         trace = side_trace(self.sides.left, game)
         if trace is None:
             return best
-        entries = [trace["start"], *(s for s in trace["steps"] if "decision" in s)]
+        document = TraceDocument.of(trace)
+        entries = [list(document.start_events or ()), *(list(d.events or ()) for d in document.decisions)]
         last = next((i for i in range(len(entries) - 1, -1, -1)
-                     if any(e.get("event") == "round_start" for e in entries[i].get("events", []))), None)
+                     if any(e.get("event") == "round_start" for e in entries[i])), None)
         if not last:
             return best
-        events = entries[last]["events"]
+        events = entries[last]
         start = max(i for i, e in enumerate(events) if e.get("event") == "round_start")
         dealer = events[start].get("dealer")
         drawn = [e["card"] for e in events[start:] if e.get("event") == "draw"]
         for entry in entries[last + 1:]:
-            drawn.extend(e["card"] for e in entry.get("events", []) if e.get("event") == "draw")
+            drawn.extend(e["card"] for e in entry if e.get("event") == "draw")
         if not drawn or not isinstance(dealer, int):
             return best
         if self.sides.deck_free:

@@ -16,6 +16,7 @@ from flip7_spec.rulesdiff.run import DiffResult
 from flip7_spec.rulesdiff.sides import Reading, Sides, clause_text
 from flip7_spec.rulesets import Ruleset
 from flip7_spec.trace.compare import blame
+from flip7_spec.trace.document import TraceDocument
 from flip7_spec.trace.record import record_choices
 from flip7_spec.trace.show import lines_of
 
@@ -52,8 +53,9 @@ def clauses_involved(sides: Sides, found: Found, left_trace: dict[str, Any] | No
     out = list(dict.fromkeys(r.clause for r in sides.readings()))
     split = found.split
     if split.fields and left_trace is not None and split.left is not None:
-        steps = [s for s in left_trace["steps"] if "decision" in s]
-        events = (steps[split.decisions - 1] if split.decisions else left_trace["start"]).get("events", [])
+        document = TraceDocument.of(left_trace)
+        events = (document.decisions[split.decisions - 1].events if split.decisions
+                  else document.start_events) or []
         field = blame(split.fields[0].path, events, Role.HIT_STAY, definition_of(sides.left), split.left)
         if field not in out:
             out.append(field)
@@ -73,9 +75,9 @@ def difference_lines(split: Split, trace: dict[str, Any] | None = None) -> list[
     difference follows is named)."""
     where = "at the start" if split.decisions == 0 else f"after decision {split.decisions}"
     if trace is not None and split.decisions:
-        steps = [i for i, s in enumerate(trace["steps"]) if "decision" in s]
-        if split.decisions <= len(steps):
-            where += f" (step {steps[split.decisions - 1]} of the trace)"
+        decisions = TraceDocument.of(trace).decisions
+        if split.decisions <= len(decisions):
+            where += f" (step {decisions[split.decisions - 1].index} of the trace)"
     kind = {"observation": "in the observations", "events": "in the events", "chance": "in the reshuffles",
             "error": "(one side cannot play on)"}.get(split.kind, split.kind)
     lines = [f"first difference {kind} {where}" + (f": {split.message}" if split.message else "")]
