@@ -20,7 +20,7 @@ from flip7_spec.cli.common import run_main
 from flip7_spec.conformance.fingerprint import Entry, Fingerprint, fingerprint_text
 from flip7_spec.policies import random_policy
 from flip7_spec.rulesdiff.budget import Budget
-from flip7_spec.rulesdiff.every import every_reading
+from flip7_spec.rulesdiff.every import every_reading, readings_of
 from flip7_spec.rulesdiff.exhaustive import Bound, search
 from flip7_spec.rulesdiff.lockstep import (
     HOLE,
@@ -31,8 +31,9 @@ from flip7_spec.rulesdiff.lockstep import (
     NeedDraw,
     play_pair,
 )
+from flip7_spec.rulesdiff.readings_doc import doc_settings, reading_lines, table_row, write_readings_doc
 from flip7_spec.rulesdiff.report import traces
-from flip7_spec.rulesdiff.run import Settings, diff
+from flip7_spec.rulesdiff.run import Settings, default_bound, diff
 from flip7_spec.rulesdiff.sides import Sides, readings_between, search_card_types, with_readings
 from flip7_spec.rulesets import Ruleset, preset
 from flip7_spec.trace.replay import CONFORM, DIVERGE, replay
@@ -218,6 +219,8 @@ def test_the_game_found_is_a_trace_each_side_plays_and_the_other_does_not() -> N
     (["flip7", "-R", "no_such_option=1"], "unknown"),
     (["flip7", "-R", "no_such_misreading"], "unknown misreading"),
     (["flip7", "-R", "flip7_bonus=-1"], "must not be negative"),
+    (["flip7", "-R", "target_score=100000000"], "over the limit"),
+    (["flip7", "-B", "deal_start=nowhere"], "expected one of"),
     (["flip7", "flip7", "flip7"], "diff compares two rulesets"),
     ([], "give a ruleset A"),
 ])
@@ -238,6 +241,25 @@ def test_a_file_that_is_not_a_ruleset_is_refused(tmp_path: Path, capsys: pytest.
     text = tmp_path / "notes.txt"
     text.write_text("flip7")
     assert command(capsys, monkeypatch, "flip7", str(text)).exit_code == 2
+
+
+def test_an_output_that_is_an_input_is_refused_and_left_as_it_was(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str],
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    ruleset = tmp_path / "house-left.json"
+    text = json.dumps({**FLIP7.to_json(), "name": "house"})
+    ruleset.write_text(text)
+    # --out house.json writes house-left.json and house-right.json: the first is the ruleset read
+    done = command(capsys, monkeypatch, str(ruleset), "-R", "x2_adds_two", "--out", str(tmp_path / "house.json"))
+    assert done.exit_code == 2 and "is also an input of this run" in done.output, done.output
+    assert len(done.output.strip().splitlines()) == 1
+    assert ruleset.read_text() == text and sorted(p.name for p in tmp_path.iterdir()) == ["house-left.json"]
+
+
+def test_no_difference_writes_no_trace(tmp_path: Path) -> None:
+    done = invoke("flip7", "flip7", "--budget", "200", "--out", str(tmp_path / "game.json"))
+    assert done.exit_code == 0, done.output
+    assert list(tmp_path.iterdir()) == []  # the reserved outputs are given up, no temporary file left
 
 
 def test_a_difference_is_shown_and_written(tmp_path: Path) -> None:
@@ -301,6 +323,35 @@ def test_all_takes_one_ruleset(capsys: pytest.CaptureFixture[str], monkeypatch: 
     assert done.exit_code == 2 and "--all diffs every reading against A alone" in done.output
 
 
+# ---- docs/readings.md ------------------------------------------------------------------------------------
+
+READINGS_DOC = Path(__file__).resolve().parents[1] / "docs" / "readings.md"
+REGENERATE = "run `flip7-spec diff --readings-doc docs/readings.md -j 2`"
+
+DOC_SAMPLE = [("flip7", 'deal_start="dealer"'), ("flip7", "x2_adds_two"), ("flip7", "freeze_not_self"),
+              ("vengeance", "zero_may_stay"), ("vengeance", "halve_rounds_up")]
+"""Readings whose entries the default run regenerates (each found by the exhaustive search in under a second;
+the slow test regenerates the whole file)."""
+
+
+def test_the_readings_doc_has_an_entry_for_every_reading_of_both_games() -> None:
+    text = READINGS_DOC.read_text(encoding="utf-8")
+    for game in ("flip7", "vengeance"):
+        for entry in readings_of(preset(game)):
+            assert f"\n### {entry.text}\n" in text, f"docs/readings.md has no entry for {entry.text}: {REGENERATE}"
+    assert text.count("\n### ") == len(readings_of(FLIP7)) + len(readings_of(preset("vengeance")))
+
+
+@pytest.mark.parametrize(("game", "name"), DOC_SAMPLE)
+def test_the_readings_doc_holds_what_diff_finds_again(game: str, name: str) -> None:
+    base = preset(game)
+    (row,) = every_reading(base, doc_settings(), only=(name,))
+    assert row.differs and row.result.found_by == "exhaustive"
+    text = READINGS_DOC.read_text(encoding="utf-8")
+    assert table_row(row) in text, f"the line of {name} in docs/readings.md is out of date: {REGENERATE}"
+    assert "\n".join(reading_lines(base, row)) in text, f"the entry of {name} is out of date: {REGENERATE}"
+
+
 # ---- the slow checks: minimal games against a plain enumeration, the acceptance, the readings doc ----------
 
 MINIMAL_SAMPLE = [
@@ -340,17 +391,19 @@ def test_flip7_without_a_deal_plays_like_flip7_until_a_second_chance_ends_no_tur
     assert alike.game is None and alike.covered is not None and alike.covered.levels >= 1
     assert alike.events_only is not None and alike.events_only.game.key[0] == 0
     both = ["second_chance_ends_turn=false"]
-    apart = diff(Sides.of(reading(*both), reading(*both, base=no_deal)), Settings())
-    assert apart.game is not None
-    # the Hit that replaces a duplicate after a Second Chance is dealt at once on a Hit, never on a deal card:
-    # without a deal the first card of a turn is a Hit
-    assert apart.game.game.key[0] <= 4
+    sides = Sides.of(reading(*both), reading(*both, base=no_deal))
+    apart = diff(sides, Settings(bound=default_bound(sides, cards=5, decisions=2), budget=2_000_000))
+    # A Second Chance spent on a duplicate the player draws by a Hit lets the turn go on [F7-CHANCE-ENDS-TURN
+    # false]; a deal card is no Hit. To tell the two apart, a player must hold a Number and a Second Chance
+    # before the card that is their deal card in one game and their first Hit in the other. The shortest
+    # way: a Flip Three dealt to seat 1 and aimed at seat 2 (a decision), three cards, then seat 2's
+    # duplicate (a second decision where there is a deal: seat 2 may hit or stay): five cards.
+    assert apart.found_by == "exhaustive" and apart.game is not None
+    assert apart.game.game.key == (2, 3, 5)
+    assert apart.game.game.choices[0] == 2 and apart.game.game.deck[0] == "FLIP3"
 
 
 @pytest.mark.slow
 def test_the_readings_doc_is_what_diff_writes() -> None:
-    from flip7_spec.rulesdiff.readings_doc import doc_settings, write_readings_doc
-
-    written = (Path(__file__).resolve().parents[1] / "docs" / "readings.md").read_text(encoding="utf-8")
-    assert write_readings_doc(doc_settings(), workers=2) == written, \
-        "docs/readings.md is out of date: run `flip7-spec diff --readings-doc docs/readings.md -j 2`"
+    written = READINGS_DOC.read_text(encoding="utf-8")
+    assert write_readings_doc(doc_settings(), workers=2) == written, f"docs/readings.md is out of date: {REGENERATE}"
