@@ -162,6 +162,7 @@ def large_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
                         "--games", "500")
 
 
+@pytest.mark.slow  # a 500-game run: the deep run checks the size and speed of big pages
 def test_large_report_is_small_and_opens_fast(browser: Any, large_run: Path) -> None:
     size = large_run.stat().st_size
     seconds, page = opening(browser, large_run)
@@ -172,6 +173,7 @@ def test_large_report_is_small_and_opens_fast(browser: Any, large_run: Path) -> 
     assert seconds < MAX_OPEN_SECONDS
 
 
+@pytest.mark.slow  # a 500-game run: the deep run checks the size and speed of big pages
 def test_fullest_page_the_limits_allow(browser: Any, large_run: Path, tmp_path: Path) -> None:
     """The same run with every failure its own cause would draw the cap in full: still small and fast."""
     document = json.loads(large_run.with_name("report.json").read_text(encoding="utf-8"))

@@ -78,3 +78,17 @@ def test_a_result_carries_its_parts_typed_with_no_bag_of_extra_keys() -> None:
     names = {f.name for f in fields(CaseResult)}
     assert "extra" not in names
     assert {"differences", "diagnosis", "causes", "blame", "last_agreed", "hand"} <= names
+
+
+def test_every_path_the_architecture_names_exists() -> None:
+    """docs/architecture.md says where things live and what to touch to add one ("To add ..., touch ..."):
+    every path it names (relative to the repository, the package, or a game's folder) exists."""
+    import re
+
+    repo = PACKAGE.parent
+    text = (repo / "docs" / "architecture.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"`([A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]*)+)`", text))
+    assert len(named) > 20
+    roots = [repo, PACKAGE, *(path for path in (PACKAGE / "games").iterdir() if path.is_dir()), PACKAGE / "games"]
+    missing = [path for path in sorted(named) if not any((root / path).exists() for root in roots)]
+    assert missing == []
