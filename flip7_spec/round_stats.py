@@ -161,6 +161,8 @@ def _seat_figures(tally: SeatTally, rounds: int) -> dict[str, Any]:
 
 def _mean(moments: Moments, digits: int, key: str = "mean") -> dict[str, Any]:
     low, high = moments.interval()
+    if key == "rate":  # a rate lies in [0, 1]: the normal interval of a rare event's mean may reach past either
+        low, high = max(0.0, low), min(1.0, high)
     figures: dict[str, Any] = {key: round(moments.mean, digits), "ci95": [round(low, digits), round(high, digits)]}
     if key == "mean":
         figures["sd"] = round(moments.sd, digits)

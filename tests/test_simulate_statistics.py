@@ -165,3 +165,22 @@ def test_game_statistics_count_what_the_recorded_games_show() -> None:
     one = Stats(players)
     game = next(play_games(preset("flip7"), players, policy, "one", range(1), one))
     assert one.summary()["mean_rounds_per_game"] == game.round
+
+
+def test_an_overall_rate_interval_stays_between_0_and_1() -> None:
+    """Overall rates take the round as the unit (the mean over its seats) with the normal interval; a rare
+    event's interval is cut at 0 (and at 1), since no rate lies outside them: one Flip 7 in 100 four-player
+    rounds has a normal interval reaching below 0."""
+    from flip7_spec.round_stats import RoundStats
+
+    stats = RoundStats(4)
+    for flip7 in [0.25] + [0.0] * 99:
+        stats.round_flip7s.add(flip7)
+        stats.round_busts.add(1.0)
+        stats.round_points.add(10.0)
+        stats.round_cards.add(3.0)
+    stats.rounds = 100
+    overall = stats.summary()
+    low, high = overall["flip7_rate"]["ci95"]
+    assert low == 0.0 < overall["flip7_rate"]["rate"] < high
+    assert overall["bust_rate"]["ci95"][1] <= 1.0
