@@ -284,3 +284,21 @@ def test_every_reading_of_a_failure_counts_whatever_comes_before_it() -> None:
     assert fingerprint_lines(two, [mixed])[0] == (
         "fingerprint of the engine on flip7: dealer_fixed (2 explained, 0 of 5 passed cases contradict), "
         "bust_banks_cards (1 explained, 1 of 5 passed cases contradict)")
+
+
+def test_of_readings_that_fail_a_passed_case_together_the_one_dropped_is_of_the_pair_that_conflicts(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """dealer_fixed and turns_to_the_right fail the passed cases together; bust_banks_cards, which explains the
+    fewest failures, fails none with either: it stays, and the weaker of the conflicting pair is dropped with
+    the pair's evidence."""
+    def reproduces(case: Case, ruleset: Any) -> bool:
+        return not {"dealer_fixed", "turns_to_the_right"} <= set(ruleset.deviations)
+
+    monkeypatch.setattr(fingerprint, "reproduces_case", reproduces)
+    passed = [Case(f"game:{n}", "game", preset("flip7")) for n in "xyz"]  # type: ignore[arg-type]
+    results = [result("game:1", [reading("dealer_fixed")]), result("game:2", [reading("dealer_fixed")]),
+               result("game:3", [reading("dealer_fixed")]), result("game:4", [reading("turns_to_the_right")]),
+               result("game:5", [reading("turns_to_the_right")]), result("game:6", [reading("bust_banks_cards")])]
+    found = fingerprints(results, passed)["flip7"]
+    assert set(found.readings) == {"dealer_fixed", "bust_banks_cards"}
+    assert found.dropped == (Entry("turns_to_the_right", 2, 0, 3, 3, "game:x"),)

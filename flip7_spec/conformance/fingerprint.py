@@ -14,6 +14,7 @@ import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from itertools import combinations
 from pathlib import Path
 from typing import Any
 
@@ -252,8 +253,9 @@ def fingerprints(results: Sequence[CaseResult], passed: Sequence[Case] = ()) -> 
                 break
         if len(chosen) > 1:  # readings fine alone may still fail a passed case together
             while chosen and _contradictions(chosen, mine)[0]:
-                weakest = min(chosen, key=lambda r: (checked[r].explained, r))
-                against, tried, first = _contradictions([*chosen], mine)
+                conflict = _conflict(chosen, mine)
+                weakest = min(conflict, key=lambda r: (checked[r].explained, r))
+                against, tried, first = _contradictions(conflict, mine)
                 banned[weakest] = replace(checked[weakest], contradicted=against, against=first)
                 chosen = [r for r in chosen if r != weakest]
         if not chosen and not banned:
@@ -264,6 +266,16 @@ def fingerprints(results: Sequence[CaseResult], passed: Sequence[Case] = ()) -> 
                                               deviations=tuple(chosen), description=description),
                                 tuple(checked[r] for r in chosen), tuple(banned[r] for r in sorted(banned)))
     return out
+
+
+def _conflict(chosen: list[str], mine: Sequence[Case]) -> list[str]:
+    """The readings of ``chosen`` (which together fail a passed case of ``mine``) to blame: the first pair
+    that fails one together, so that a reading fine with each of the others is not the one dropped; all of
+    them when no pair does (three or more fail it only together)."""
+    for pair in combinations(chosen, 2):
+        if _contradictions(list(pair), mine)[0]:
+            return list(pair)
+    return list(chosen)
 
 
 def _game_of(base: str) -> str:
