@@ -29,11 +29,11 @@ from flip7_spec.trace.compare import canonical, differences
 from flip7_spec.trace.document import Table
 
 Projection = Callable[[int, Any], Any]
+"""What of an observation a case compares at a position (the runner leaves out what a level does not check)."""
 
 REPLAY_ERRORS = (Flip7Error, IndexError, KeyError, TypeError, ValueError)
 """What a replay under a reading may raise when the trace's decisions or reshuffle orders do not fit it (or two
 readings cannot be played together): the reading does not reproduce the engine."""
-"""What of an observation a case compares at a position (the runner leaves out what a level does not check)."""
 
 
 @dataclass(frozen=True, slots=True)
