@@ -1,30 +1,8 @@
-"""The test suite's Hypothesis profile: ``ci`` by default, ``$FLIP7_HYPOTHESIS_PROFILE`` or
-``--hypothesis-profile`` to choose (see docs/properties.md)."""
+"""The test suite's fixtures (the Hypothesis profile and the package's modules are the root conftest.py's)."""
 
 from collections.abc import Iterator
 
 import pytest
-
-from flip7_spec.testing import load_profile
-
-load_profile()
-
-
-def _import_the_package() -> None:
-    """Hypothesis draws some values from the constants of the local modules imported so far: import every module
-    of the package now, so that a property draws the same examples whatever tests ran before it (a module a test
-    loads from a temporary folder, a user's policy say, still adds its own)."""
-    import importlib
-    import pkgutil
-
-    import flip7_spec
-
-    for module in pkgutil.walk_packages(flip7_spec.__path__, "flip7_spec."):
-        if not module.name.endswith("__main__"):
-            importlib.import_module(module.name)
-
-
-_import_the_package()
 
 
 @pytest.fixture

@@ -88,7 +88,8 @@ PACKAGES: tuple[Package, ...] = (
 )
 BY_NAME = {p.name: p for p in PACKAGES}
 
-COPIED = ("flip7_spec", "tests", "properties", "fixtures", "examples", "docs", "bench", "pyproject.toml", "README.md")
+COPIED = ("flip7_spec", "tests", "properties", "fixtures", "examples", "docs", "bench", "conftest.py", "pyproject.toml",
+          "README.md")
 DESELECTED = ("--deselect",
               "tests/test_simulate_run.py::test_a_run_on_a_cluster_writes_the_traces_and_figures_of_a_local_run")
 """Tests left out of every mutmut run (see :func:`config`)."""

@@ -1,5 +1,6 @@
-"""The property suite's Hypothesis profile: ``ci`` by default, ``$FLIP7_HYPOTHESIS_PROFILE`` or
-``--hypothesis-profile`` to choose (see docs/properties.md)."""
+"""For both suites (tests/ and properties/): the Hypothesis profile, ``ci`` by default,
+``$FLIP7_HYPOTHESIS_PROFILE`` or ``--hypothesis-profile`` to choose (see docs/properties.md), and every module
+of the package imported at collection."""
 
 from flip7_spec.testing import load_profile
 
