@@ -24,6 +24,7 @@ from flip7_spec.errors import ChanceError, Flip7Error
 from flip7_spec.machine import Game
 from flip7_spec.misreadings import catalogue, option_deviation
 from flip7_spec.play import make_game
+from flip7_spec.results import Explanation
 from flip7_spec.rulesets import Ruleset
 from flip7_spec.trace.compare import canonical, differences
 from flip7_spec.trace.document import Table
@@ -72,20 +73,16 @@ class Diagnosis:
             text += f"; this case fits {', '.join(self.also)} as well"
         return text
 
+    def explanation(self) -> Explanation:
+        """This reading as a result records it (its text the line :meth:`describe` gives)."""
+        return Explanation(self.describe(), reading=self.reading, clause=self.clause, confidence=self.confidence,
+                           misreading=self.reading if self.is_misreading else None,
+                           description=self.description if self.is_misreading else None,
+                           option=self.option, value=self.value, also=self.also,
+                           together=tuple(other.reading for other in self.together))
+
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"reading": self.reading, "clause": self.clause, "confidence": self.confidence,
-                               "text": self.describe()}
-        if self.is_misreading:
-            out["misreading"] = self.reading
-            out["description"] = self.description
-        else:
-            out["option"] = self.option
-            out["value"] = self.value
-        if self.also:
-            out["also"] = list(self.also)
-        if self.together:
-            out["together"] = [other.reading for other in self.together]
-        return out
+        return self.explanation().to_json()
 
     def parts(self) -> list[Diagnosis]:
         """This reading and each one it needs beside it, one cause each (a single reading: itself)."""

@@ -16,10 +16,11 @@ diagnose the next deviation that shows in other fields.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from flip7_spec.conformance.diagnosis import Diagnosis, diagnoses, reference_observations
+from flip7_spec.results import Explanation, ReadingEvidence
 from flip7_spec.rulesets import Ruleset
 from flip7_spec.trace.compare import canonical, differences, first_difference
 from flip7_spec.trace.document import Table
@@ -65,9 +66,12 @@ class Support:
             return "it matched one field at one step only"
         return "the engine diverged from it again at the next step, in a way no known reading explains"
 
+    def evidence(self) -> ReadingEvidence:
+        """The evidence as a result records it."""
+        return ReadingEvidence(self.confirmed, self.fields, self.held, self.broke_at, self.broke_explained)
+
     def to_json(self) -> dict[str, Any]:
-        return {"confirmed": self.confirmed, "fields": self.fields, "held": self.held,
-                "broke_at": self.broke_at, "broke_explained": self.broke_explained}
+        return self.evidence().to_json()
 
 
 @dataclass(slots=True)
@@ -224,30 +228,28 @@ class Follow:
         """The trace step index of position ``at`` (None for the start)."""
         return None if at == 0 else self.indices[at - 1]
 
-    def causes_json(self, path: FollowedPath) -> list[dict[str, Any]]:
+    def causes(self, path: FollowedPath) -> tuple[Explanation, ...]:
         """The causes of ``path`` as the reports carry them, each with its step (a trace step index; None for
         the start) and its evidence: one per reading, so a pair of readings that explains a step together
         gives two. A reading that is not confirmed reads "possibly ..." with what it matched."""
-        out: list[dict[str, Any]] = []
+        out: list[Explanation] = []
         for cause, at, support, mask in zip(path.causes, path.steps, path.supports, path.masks, strict=True):
             step = self.step_of(at)
+            set_aside = tuple(sorted(".".join(key) for key in mask))
             if cause is None:
-                out.append(self._unexplained_json(at, step))
+                out.append(self._unexplained_cause(at, step, set_aside))
                 continue
             assert support is not None
             parts = cause.parts()
             for part in parts:
-                entry = {**part.to_json(), "step": step, "evidence": support.to_json()}
-                if len(parts) > 1:
-                    entry["together"] = [p.reading for p in parts if p is not part]
-                if mask:
-                    entry["set_aside"] = sorted(".".join(key) for key in mask)
-                if not support.confirmed:
-                    entry["text"] = possibly(entry["text"], support)
-                out.append(entry)
-        return out
+                named = part.explanation()
+                together = tuple(p.reading for p in parts if p is not part) if len(parts) > 1 else named.together
+                text = named.text if support.confirmed else possibly(named.text, support)
+                out.append(replace(named, text=text, together=together, evidence=support.evidence(),
+                                   set_aside=set_aside, at_step=True, step=step))
+        return tuple(out)
 
-    def _unexplained_json(self, at: int, step: int | None) -> dict[str, Any]:
+    def _unexplained_cause(self, at: int, step: int | None, set_aside: tuple[str, ...]) -> Explanation:
         expected, found, mask = self._unexplained.get(at, (None, None, frozenset()))
         project = self.masked(mask)
         difference = first_difference(project(at, expected), project(at, found))
@@ -255,12 +257,8 @@ class Follow:
         text = "a further divergence that no known reading explains"
         if mask:
             text += " (in other fields than those of an earlier unexplained divergence, set aside)"
-        entry: dict[str, Any] = {"reading": None, "step": step, "text": text,
-                                 "where": json_path([*prefix, "observation", *(difference.path if difference
-                                                                                else ())])}
-        if mask:
-            entry["set_aside"] = sorted(".".join(key) for key in mask)
-        return entry
+        where = json_path([*prefix, "observation", *(difference.path if difference else ())])
+        return Explanation(text, reading=None, where=where, set_aside=set_aside, at_step=True, step=step)
 
 
 def possibly(text: str, support: Support) -> str:

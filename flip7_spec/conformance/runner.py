@@ -66,7 +66,7 @@ def run_scoring(engine: EngineAdapter, case: Case, sent: dict[str, Any] | None =
     diagnosis = diagnose_score(case.ruleset, case.hand, case.busted, found)
     _explain(failure, diagnosis)
     if diagnosis is not None:
-        failure.causes = (replace(Explanation.from_json(diagnosis.to_json()), at_step=True, step=None),)
+        failure.causes = (replace(diagnosis.explanation(), at_step=True, step=None),)
         failure.deviations = tuple(diagnosis.ruleset.deviations if diagnosis.ruleset else ())
     return failure
 
@@ -152,7 +152,7 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool, sent: dict[str, An
             matches = diagnoses(case.ruleset, table, reshuffles, choices, found_all, position, follow.project)
             path = follow.path(matches, position) if matches else follow.unexplained(position)
             _explain(failure, path.causes[0], path.supports[0], case.ruleset)
-            failure.causes = tuple(Explanation.from_json(c) for c in follow.causes_json(path))
+            failure.causes = follow.causes(path)
             failure.deviations = tuple(path.ruleset.deviations)
             return [failure, *judged.results(legal_problem)]
     if stopped is not None:
@@ -347,19 +347,18 @@ def _explain(failure: CaseResult, diagnosis: Diagnosis | None, support: Support 
                 failure.fits_none = fits_none
                 failure.message += f"; {fits_none}"
         return
-    named = diagnosis.to_json()
+    named = diagnosis.explanation()
     if support is not None:
-        named["evidence"] = support.to_json()
+        named = replace(named, evidence=support.evidence())
     if diagnosis.ruleset is not None:
         failure.base = diagnosis.ruleset.base or diagnosis.ruleset.name
     failure.clause = diagnosis.clause
     if support is not None and not support.confirmed:
         failure.blame = "possible"
-        named["text"] = possibly(diagnosis.describe(), support)
-        failure.diagnosis = Explanation.from_json(named)
-        failure.message += f"; {possibly(diagnosis.describe(), support)}"
+        failure.diagnosis = replace(named, text=possibly(named.text, support))
+        failure.message += f"; {failure.diagnosis.text}"
         return
-    failure.diagnosis = Explanation.from_json(named)
+    failure.diagnosis = named
     failure.blame = "diagnosed"
     failure.message += f"; {diagnosis.describe()}"
 
