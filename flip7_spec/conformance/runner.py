@@ -38,7 +38,7 @@ from flip7_spec.trace.compare import (
     canonical,
     step_difference,
 )
-from flip7_spec.trace.document import Table
+from flip7_spec.trace.document import Table, TraceDocument
 from flip7_spec.trace.schema import json_path
 
 HANDSHAKE = "handshake"
@@ -118,7 +118,7 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool, sent: dict[str, An
         observed = found
         step = None if position == 0 else position - 1
         step_index = None if step is None else indices[step]
-        prefix: list[str | int] = ["start"] if step is None else ["steps", indices[step]]
+        prefix = document.path(position)
         at_round_end = round_end is not None and step == round_end
         if at_round_end:
             expected, found = totals_only(expected), totals_only(found)
@@ -247,8 +247,7 @@ class _Judged:
             return [compared] if compared is not None else []
         case, position = self.case, offer.position
         step_index = None if position == 0 else self.indices[position - 1]
-        prefix: list[str | int] = ["start"] if step_index is None else ["steps", step_index]
-        where = json_path([*prefix, "observation", "pending", "options"])
+        where = json_path([*case.document.path(position), "observation", "pending", "options"])
         step = case.document.step_at(position)
         decision = None if step is None else step.decision
         failure = CaseResult(case.id, Level.LEGAL, FAIL, "the choices offered are not those the rules allow",
@@ -401,19 +400,18 @@ def _errored(engine: EngineAdapter, case: Case, failure: EngineFailure) -> CaseR
             result.decision = step.decision
             result.where = json_path(["steps", step.index])
         if failure.agreed is not None:
-            result.last_agreed = last_agreed([d.index for d in document.decisions], *failure.agreed)
+            result.last_agreed = last_agreed(document, *failure.agreed)
     elif case.level is Level.SCORING:
         result.hand, result.busted, result.ruleset = tuple(case.hand), case.busted, case.ruleset.for_engine().to_json()
     return result
 
 
-def last_agreed(indices: list[int], position: int, observation: Any) -> LastAgreed:
+def last_agreed(document: TraceDocument, position: int, observation: Any) -> LastAgreed:
     """An errored result's ``last_agreed``: the observation at ``position`` of the game (0 the start, k after
-    its k-th decision, which is the trace's step ``indices[k - 1]``), its ``step`` (None for the start) and
-    ``where`` (its JSON path in the trace)."""
-    step = None if position == 0 else indices[position - 1]
-    prefix: list[str | int] = ["start"] if step is None else ["steps", step]
-    return LastAgreed(step, json_path([*prefix, "observation"]), observation)
+    its k-th decision), its ``step`` in the trace (None for the start) and ``where`` (its JSON path)."""
+    step = document.step_at(position)
+    return LastAgreed(None if step is None else step.index, json_path([*document.path(position), "observation"]),
+                      observation)
 
 
 def run_case(engine: EngineAdapter, case: Case, hello: dict[str, Any]) -> list[CaseResult]:
