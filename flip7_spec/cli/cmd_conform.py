@@ -170,11 +170,13 @@ class ReportFormat:
 
     option: str
     text: Callable[[list[CaseResult], dict[str, Any], str, str], str]
+    reads_json: bool = True
+    """Whether its text is made from the JSON report's (which is then made once for every report)."""
 
 
 REPORT_FORMATS: tuple[ReportFormat, ...] = (
     ReportFormat("--json", lambda results, meta, engine, json_text: json_text),
-    ReportFormat("--junit-xml", lambda results, meta, engine, json_text: junit_report(results, engine)),
+    ReportFormat("--junit-xml", lambda results, meta, engine, json_text: junit_report(results, engine), False),
     ReportFormat("--html", lambda results, meta, engine, json_text: render_report(report_from(json.loads(json_text)))),
 )
 """The reports, in the order they are written: a new format is one entry here and its option."""
@@ -217,7 +219,9 @@ class _Reports:
         try:
             # The report carries the games of the failures its page draws in full, so that the page drawn
             # later from the JSON alone (show --html) is the page written now.
-            json_text = json_report(results, {**meta, "traces": keeper.traces} if keeper.traces else meta)
+            json_text = ""
+            if any(report.reads_json and report.option in self.outputs for report in REPORT_FORMATS):
+                json_text = json_report(results, {**meta, "traces": keeper.traces} if keeper.traces else meta)
             for report in REPORT_FORMATS:
                 output = self.outputs.get(report.option)
                 if output is not None:
