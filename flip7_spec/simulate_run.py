@@ -8,14 +8,11 @@ independent of the others. Either way every round that ends feeds the per-round 
 
 from __future__ import annotations
 
-import itertools
-import multiprocessing
+import contextlib
+import functools
 import signal
 import sys
-from collections import deque
 from collections.abc import Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Never
@@ -24,6 +21,7 @@ from flip7_spec.collector import fewer_collections
 from flip7_spec.errors import Flip7Error, SimulationError
 from flip7_spec.limits import CORPUS_LINE, GAMES, TRACE_FILE, WORKERS, check_game_size, check_ruleset
 from flip7_spec.machine import Game
+from flip7_spec.ordered_pool import WorkerDied, ordered_map
 from flip7_spec.outputs import Output, check_distinct
 from flip7_spec.play import check_reachable
 from flip7_spec.policies import Policy
@@ -168,44 +166,20 @@ def _results(run: SimulationRun) -> Iterator[tuple[int, ChunkResult]]:
         return
     # A user's policy always plays in a worker process: one that ends its process, or crashes it, ends the
     # worker, which is named as an error, never the run itself (with exit 0 and no output).
-    context = multiprocessing.get_context("spawn" if sys.platform == "win32" else "fork")
-    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_signals)
-    chunks = _chunks(run)
-    pending: deque[tuple[tuple[int, int], Future[ChunkResult]]] = deque()
-
-    def submit() -> None:
-        for start, stop in itertools.islice(chunks, 1):
-            pending.append(((start, stop), pool.submit(_guarded_chunk, run, start, stop)))
-
+    results = ordered_map(functools.partial(_chunk_task, run), _chunks(run), workers, initializer=_worker_signals)
     try:
-        for _ in range(2 * workers):  # a few chunks ahead, never the whole run: memory stays bounded
-            submit()
-        while pending:  # in order, so the output file is the same for any worker count
-            (start, stop), future = pending.popleft()
-            try:
-                result = future.result()
-            except BrokenProcessPool:
-                raise SimulationError(f"games {start} to {stop - 1} (seeds {run.seed}:{start}...): the worker "
-                                      "process playing them ended without a result (a policy that ends or "
-                                      f"crashes its process? policies: {', '.join(run.policy_specs)})") from None
-            submit()
-            yield stop - start, result
-    finally:
-        _stop_pool(pool)
+        with contextlib.closing(results):  # the workers end as soon as the run does, whatever ends it
+            for (start, stop), result in zip(_chunks(run), results, strict=True):
+                yield stop - start, result
+    except WorkerDied as died:
+        start, stop = died.task
+        raise SimulationError(f"games {start} to {stop - 1} (seeds {run.seed}:{start}...): the worker process "
+                              "playing them ended without a result (a policy that ends or crashes its process? "
+                              f"policies: {', '.join(run.policy_specs)})") from None
 
 
-def _stop_pool(pool: ProcessPoolExecutor) -> None:
-    """End the pool's workers now, busy or not (a run that stops early must not wait for them)."""
-    workers = dict(getattr(pool, "_processes", None) or {})  # no public way to reach them before Python 3.14
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in workers.values():
-        if process.is_alive():
-            process.terminate()
-    for process in workers.values():
-        process.join(timeout=5)
-        if process.is_alive():
-            process.kill()
-            process.join(timeout=5)
+def _chunk_task(run: SimulationRun, chunk: tuple[int, int]) -> ChunkResult:
+    return _guarded_chunk(run, *chunk)
 
 
 def _cluster_results(run: SimulationRun, address: str) -> Iterator[tuple[int, ChunkResult]]:

@@ -20,7 +20,7 @@ from flip7_spec.cli.common import run_main
 from flip7_spec.conformance.fingerprint import Entry, Fingerprint, fingerprint_text
 from flip7_spec.policies import random_policy
 from flip7_spec.rulesdiff.budget import Budget
-from flip7_spec.rulesdiff.every import every_reading, readings_of
+from flip7_spec.rulesdiff.every import every_reading, outcome, readings_of
 from flip7_spec.rulesdiff.exhaustive import Bound, search
 from flip7_spec.rulesdiff.lockstep import (
     HOLE,
@@ -316,6 +316,8 @@ def test_every_reading_can_be_diffed_alone() -> None:
     assert [row.reading.text for row in rows] == ['deal_start="dealer"', "freeze_not_self"]  # the game's order
     assert all(row.differs for row in rows)
     assert {row.reading.clause for row in rows} == {"F7-FREEZE-SELF", "F7-DEAL-ORDER"}
+    shared = every_reading(FLIP7, Settings(budget=300), workers=2, only=("freeze_not_self", 'deal_start="dealer"'))
+    assert [outcome(row) for row in shared] == [outcome(row) for row in rows], "two workers find the same games"
 
 
 def test_all_takes_one_ruleset(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:

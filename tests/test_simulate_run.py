@@ -14,9 +14,10 @@ import os
 import re
 import signal
 import statistics
-import subprocess
 import sys
+import time
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from flip7_spec.errors import Flip7Error, LimitError, OutputError, SimulationErr
 from flip7_spec.intervals import Moments, wilson_interval
 from flip7_spec.limits import Limit
 from flip7_spec.machine import Game
+from flip7_spec.ordered_pool import WorkerDied, ordered_map
 from flip7_spec.policies import threshold_policy
 from flip7_spec.policy_specs import seat_policies
 from flip7_spec.round_stats import RoundStats, SeatTally, _tally
@@ -314,34 +316,60 @@ def test_a_worker_ignores_interrupts_and_ends_on_sigterm() -> None:
         signal.signal(signal.SIGTERM, saved[1])
 
 
-STOP_POOL = """
-import os, time
-from concurrent.futures import ProcessPoolExecutor
-from multiprocessing import get_context
-from flip7_spec.simulate_run import _stop_pool
-
-pool = ProcessPoolExecutor(1, mp_context=get_context("fork"))
-pid = pool.submit(os.getpid).result()
-waiting = [pool.submit(time.sleep, 30) for _ in range(6)]
-time.sleep(0.2)  # the first sleep has started
-started = time.monotonic()
-_stop_pool(pool)
-last = waiting[-1]  # cancelled, or failed with the pool it was waiting in: never run either way
-never_ran = last.cancelled() or (last.done() and last.exception(timeout=0) is not None)
-print(time.monotonic() - started, os.path.exists(f"/proc/{pid}"), never_ran, flush=True)
-os._exit(0)  # not the interpreter's exit: it would join the pool's thread, which a worker ended mid-task can leave
-"""
-
-
 @pytest.mark.skipif(not Path("/proc/self").exists(), reason="looks processes up in /proc")
-def test_stopping_the_pool_ends_its_busy_workers_at_once_and_cancels_the_waiting_work() -> None:
-    """In a process of its own: a pool whose worker is ended mid-task can leave the pool's thread waiting, and
-    the interpreter joins that thread at exit."""
-    done = subprocess.run([sys.executable, "-c", STOP_POOL], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    seconds, alive, never_ran = done.stdout.split()
-    assert float(seconds) < 10 and alive == "False", "the busy worker has ended and been collected"
-    assert never_ran == "True", "the waiting work is cancelled (or fails with the broken pool), never run"
+def test_stopping_the_pool_ends_its_busy_worker_at_once_and_runs_none_of_the_waiting_work(tmp_path: Path) -> None:
+    """Closing the results while a worker is 30 s into a task ends that worker at once, and the tasks not yet
+    handed out are never even taken from the caller's iterator (no more than two are out per worker)."""
+    log = tmp_path / "started"
+    taken: list[int] = []
+
+    def task(n: int) -> int:
+        with log.open("a", encoding="utf-8") as started:
+            started.write(f"{os.getpid()} {n}\n")
+        if n > 0:
+            time.sleep(30)
+        return n
+
+    def tasks() -> Iterator[int]:
+        for n in range(8):
+            taken.append(n)
+            yield n
+
+    results = ordered_map(task, tasks(), 1)
+    assert next(results) == 0
+    while len(log.read_text(encoding="utf-8").splitlines()) < 2:  # task 1 has started
+        time.sleep(0.01)
+    began = time.monotonic()
+    results.close()
+    assert time.monotonic() - began < 10
+    lines = [line.split() for line in log.read_text(encoding="utf-8").splitlines()]
+    assert [n for _, n in lines] == ["0", "1"]
+    assert not Path(f"/proc/{lines[0][0]}").exists(), "the busy worker has ended and been collected"
+    assert taken == [0, 1]
+
+
+def test_the_pool_hands_results_back_in_order_and_raises_a_tasks_error_at_its_place() -> None:
+    def slow_first(n: int) -> int:
+        time.sleep(0.2 if n == 0 else 0)
+        if n == 5:
+            raise ValueError("five")
+        return n * n
+
+    results = ordered_map(slow_first, range(10), 3)
+    assert [next(results) for _ in range(5)] == [0, 1, 4, 9, 16]
+    with pytest.raises(ValueError, match="five"):
+        next(results)
+
+
+def test_a_worker_that_ends_its_process_is_named_with_its_task() -> None:
+    def leave_on_three(n: int) -> int:
+        if n == 3:
+            os._exit(7)
+        return n
+
+    with pytest.raises(WorkerDied) as died:
+        list(ordered_map(leave_on_three, range(6), 2))
+    assert (died.value.task, died.value.exitcode) == (3, 7)
 
 
 # ---- the progress bar ----------------------------------------------------------------------------------------------

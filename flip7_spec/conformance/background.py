@@ -10,9 +10,11 @@ from __future__ import annotations
 import multiprocessing
 import signal
 from collections.abc import Callable, Iterator
+from queue import Empty
 from typing import Any
 
 from flip7_spec.conformance.cases import Case
+from flip7_spec.errors import Flip7Error
 
 AHEAD = 128
 """How many games the helper may record ahead of the runner (bounds the memory they hold: a game's cases
@@ -28,6 +30,9 @@ def _ignore_interrupts() -> None:
 
 
 _DONE = "done"
+
+POLL = 1.0
+"""Seconds between looks at whether the helper still lives, while its next game is awaited."""
 
 
 def _produce(queue: Any, make: Callable[[], Iterator[Case]]) -> None:
@@ -50,7 +55,16 @@ def in_background(make: Callable[[], Iterator[Case]]) -> Iterator[Case]:
     helper.start()
     try:
         while True:
-            item = queue.get()
+            try:
+                item = queue.get(timeout=POLL)
+            except Empty:
+                if helper.is_alive():
+                    continue
+                try:  # it may have put its last item just before it ended
+                    item = queue.get(timeout=POLL)
+                except Empty:
+                    raise Flip7Error(f"the process generating the games ended without a word (exit code "
+                                       f"{helper.exitcode})") from None
             if isinstance(item, str) and item == _DONE:
                 return
             if isinstance(item, BaseException):

@@ -9,8 +9,8 @@ processes at once; each diff is the same whichever process plays it.
 
 from __future__ import annotations
 
+import contextlib
 import json
-import multiprocessing
 import signal
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -19,6 +19,7 @@ from typing import Any
 from flip7_spec.conformance.diagnosis import alternatives
 from flip7_spec.errors import Flip7Error
 from flip7_spec.misreadings import option_deviation
+from flip7_spec.ordered_pool import ordered_map
 from flip7_spec.rulesdiff.run import DiffResult, Settings, diff
 from flip7_spec.rulesdiff.sides import Sides, label
 from flip7_spec.rulesets import Ruleset
@@ -122,16 +123,12 @@ def every_reading(base: Ruleset, settings: Settings, workers: int = 1, matters: 
             if done is not None:
                 done(rows[-1])
         return rows
-    pool = multiprocessing.get_context("fork").Pool(min(workers, len(jobs)), initializer=_quiet)
-    try:
-        for row in pool.imap(_task, jobs):
+    with contextlib.closing(ordered_map(_task, jobs, min(workers, len(jobs)), ahead=1, window=len(jobs),
+                                        initializer=_quiet)) as made:
+        for row in made:  # the workers end at once when the caller is interrupted
             rows.append(row)
             if done is not None:
                 done(row)
-        pool.close()
-    finally:
-        pool.terminate()  # at once when interrupted; the workers are done otherwise
-        pool.join()
     return rows
 
 
