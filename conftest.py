@@ -2,6 +2,8 @@
 ``$FLIP7_HYPOTHESIS_PROFILE`` or ``--hypothesis-profile`` to choose (see docs/properties.md), and every module
 of the package imported at collection."""
 
+import pytest
+
 from flip7_spec.testing import load_profile
 
 load_profile()
@@ -22,3 +24,37 @@ def _import_the_package() -> None:
 
 
 _import_the_package()
+
+
+_LEFT_RUNNING: list[str] = []
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Fail the run, naming them, when the tests left a non-daemon thread running: the interpreter waits for
+    such a thread at exit (a process pool's manager thread, say), so a run would otherwise print its summary
+    and then never end."""
+    import threading
+
+    left = [t for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon and t.is_alive()]
+    for thread in left:
+        thread.join(timeout=10)
+    _LEFT_RUNNING.extend(f"{t.name} ({type(t).__name__})" for t in left if t.is_alive())
+    if _LEFT_RUNNING:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if _LEFT_RUNNING:
+        terminalreporter.write_line("the tests left threads running that the interpreter would wait for at exit: "
+                                    + ", ".join(_LEFT_RUNNING), red=True)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """End the process here, with the run failed, rather than wait at exit for the threads named above."""
+    if _LEFT_RUNNING:
+        import os
+        import sys
+
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(int(pytest.ExitCode.TESTS_FAILED))
