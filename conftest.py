@@ -1,6 +1,7 @@
 """For both suites (tests/ and properties/): the Hypothesis profile, ``ci`` by default,
-``$FLIP7_HYPOTHESIS_PROFILE`` or ``--hypothesis-profile`` to choose (see docs/properties.md), and every module
-of the package imported at collection."""
+``$FLIP7_HYPOTHESIS_PROFILE`` or ``--hypothesis-profile`` to choose (see docs/properties.md), every module
+of the package imported at collection, and a failed run, not a hung one, when tests leave behind a thread or
+a process that the interpreter would wait for at exit."""
 
 import pytest
 
@@ -30,27 +31,32 @@ _LEFT_RUNNING: list[str] = []
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """Fail the run, naming them, when the tests left a non-daemon thread running: the interpreter waits for
-    such a thread at exit (a process pool's manager thread, say), so a run would otherwise print its summary
-    and then never end."""
+    """Fail the run, naming them, when the tests left a non-daemon thread or child process running: the
+    interpreter waits for those at exit (a process pool's manager thread, say), so a run would otherwise print
+    its summary and then never end."""
+    import multiprocessing
     import threading
 
     left = [t for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon and t.is_alive()]
     for thread in left:
         thread.join(timeout=10)
-    _LEFT_RUNNING.extend(f"{t.name} ({type(t).__name__})" for t in left if t.is_alive())
+    _LEFT_RUNNING.extend(f"thread {t.name} ({type(t).__name__})" for t in left if t.is_alive())
+    children = [p for p in multiprocessing.active_children() if not p.daemon]
+    for child in children:
+        child.join(timeout=10)
+    _LEFT_RUNNING.extend(f"process {c.name} (pid {c.pid})" for c in children if c.is_alive())
     if _LEFT_RUNNING:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     if _LEFT_RUNNING:
-        terminalreporter.write_line("the tests left threads running that the interpreter would wait for at exit: "
+        terminalreporter.write_line("the tests left running what the interpreter would wait for at exit: "
                                     + ", ".join(_LEFT_RUNNING), red=True)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    """End the process here, with the run failed, rather than wait at exit for the threads named above."""
+    """End the process here, with the run failed, rather than wait at exit for what is named above."""
     if _LEFT_RUNNING:
         import os
         import sys
