@@ -71,12 +71,11 @@ def test_simulate_starts_no_more_workers_than_units_of_work(monkeypatch: pytest.
     """20 games are one unit of work: one process plays them, whatever --workers says."""
     started: list[int] = []
 
-    class Recording:
-        def Pool(self, count: int, **_: Any) -> Any:  # the name multiprocessing gives it
-            started.append(count)
-            raise AssertionError("no pool for one unit of work")
+    def recording(function: Any, tasks: Any, workers: int, **_: Any) -> Any:
+        started.append(workers)
+        raise AssertionError("no pool for one unit of work")
 
-    monkeypatch.setattr("flip7_spec.simulate_run.multiprocessing.get_context", lambda _: Recording())
+    monkeypatch.setattr("flip7_spec.simulate_run.ordered_map", recording)
     run = SimulationRun(ruleset=preset("flip7"), players=3, games=20, seed="0", strategy="random", workers=64)
     assert chunk_count(run) == 1
     assert sum(count for count, _ in _results(run)) == 20

@@ -129,7 +129,7 @@ def prepare(source: Path, package: Package, folder: Path) -> None:
 
 def run_mutmut(folder: Path, args: list[str]) -> str:
     """Run ``mutmut ARGS`` in ``folder`` and return its output. It runs in a session of its own, and whatever
-    of that session outlives it is ended: a mutant of code that stops worker processes (``_stop_pool``) can
+    of that session outlives it is ended: a mutant of code that stops worker processes (``ordered_pool._stop``) can
     leave them running, holding an output pipe open, which would otherwise keep this script waiting."""
     with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as output:
         process = subprocess.Popen([sys.executable, "-m", "mutmut", *args], cwd=folder, stdout=output,
