@@ -70,7 +70,7 @@ PACKAGES: tuple[Package, ...] = (
              "tests/test_fingerprint.py")),
     Package("coverage", ("flip7_spec/conformance/coverage.py", "flip7_spec/evidence.py"),
             ("tests/test_coverage.py", "tests/test_clause_coverage.py")),
-    Package("diagnosis", ("flip7_spec/conformance/diagnosis.py", "flip7_spec/conformance/follow.py"),
+    Package("diagnosis", ("flip7_spec/judge/diagnosis.py", "flip7_spec/judge/follow.py"),
             ("tests/test_diagnosis_promises.py", "tests/test_verdicts.py", "tests/test_diagnosis_pairs.py",
              "tests/test_readings.py")),
     Package("conformance", ("flip7_spec/conformance/*.py",),

@@ -7,9 +7,10 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from flip7_spec.conformance import ERRORED, FAIL, PASS, SKIPPED
-from flip7_spec.conformance.cases import Case
-from flip7_spec.conformance.diagnosis import (
+from flip7_spec.errors import ChanceError
+from flip7_spec.judge import ERRORED, FAIL, PASS, SKIPPED, compared_differences, strip_options, totals_only
+from flip7_spec.judge.case import Case
+from flip7_spec.judge.diagnosis import (
     Diagnosis,
     diagnose,
     diagnose_reshuffle,
@@ -19,10 +20,8 @@ from flip7_spec.conformance.diagnosis import (
     is_reshuffle_problem,
     reference_observations,
 )
-from flip7_spec.conformance.follow import Follow, Support, possibly
-from flip7_spec.conformance.legality import first_illegal_offer
-from flip7_spec.errors import ChanceError
-from flip7_spec.judge import compared_differences, strip_options, totals_only
+from flip7_spec.judge.follow import Follow, Support, possibly
+from flip7_spec.judge.legality import first_illegal_offer
 from flip7_spec.protocol import Level
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure, Skipped
 from flip7_spec.protocol.declared import sent_ruleset, unsupported
@@ -230,7 +229,7 @@ def _failure(case: Case, level: Level, step_index: int | None, prefix: list[str 
 class _Judged:
     """The ``legal`` level beyond the step-by-step comparison: the first observation the engine returned (the
     start, then after each decision, past a divergence too) whose offered choices are not those the game's
-    judge says the rules allow at that state (:mod:`flip7_spec.conformance.legality`)."""
+    judge says the rules allow at that state (:mod:`flip7_spec.judge.legality`)."""
 
     def __init__(self, case: Case, reshuffles: list[list[str]], decisions: list[dict[str, Any]], found: list[Any],
                  indices: list[int], round_end: int | None, legal: bool) -> None:
