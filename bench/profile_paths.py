@@ -103,7 +103,7 @@ def workload(path: str, size: int) -> Callable[[], Any]:
         return lambda: [replay(t) for t in traces]
     if path == "conform":
         from flip7_spec.conformance.cases import generated_cases
-        from flip7_spec.conformance.runner import run_case
+        from flip7_spec.judge.runner import run_case
         from flip7_spec.protocol.adapter import ReferenceAdapter, reference_hello
 
         cases = list(generated_cases([ruleset], (3, 4, 5, 6), size, SEED))

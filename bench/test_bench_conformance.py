@@ -24,9 +24,10 @@ import pytest
 
 from bench.support import SEED, report, timed
 from flip7_spec.conformance import PASS
-from flip7_spec.conformance.cases import Case, generated_cases
-from flip7_spec.conformance.runner import CaseResult, run_case
+from flip7_spec.conformance.cases import generated_cases
 from flip7_spec.conformance.session import Corpus, EngineSpec, handshake, run
+from flip7_spec.judge.case import Case
+from flip7_spec.judge.runner import CaseResult, run_case
 from flip7_spec.rulesets import Ruleset
 
 GAMES = 20

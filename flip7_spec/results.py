@@ -50,7 +50,7 @@ def field_differences(prefix: list[str | int], found: Sequence[Difference]) -> t
 
 @dataclass(frozen=True, slots=True)
 class ReadingEvidence:
-    """What a reading reproduced of the engine (:class:`~flip7_spec.conformance.follow.Support`): whether that
+    """What a reading reproduced of the engine (:class:`~flip7_spec.judge.follow.Support`): whether that
     confirms it, the fields it reproduced at the divergence, the steps it held after it, and where the engine
     broke from it again (whether a known reading explains that)."""
 

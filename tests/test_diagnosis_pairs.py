@@ -15,11 +15,13 @@ from typing import Any
 import pytest
 
 from flip7_spec.cards import Card, cards
-from flip7_spec.conformance import FAIL, diagnosis
-from flip7_spec.conformance.cases import Case, generated_cases
+from flip7_spec.conformance import FAIL
+from flip7_spec.conformance.cases import generated_cases
 from flip7_spec.conformance.fingerprint import fingerprints
-from flip7_spec.conformance.runner import run_case
 from flip7_spec.conformance.session import Corpus, EngineSpec, run
+from flip7_spec.judge import diagnosis
+from flip7_spec.judge.case import Case
+from flip7_spec.judge.runner import run_case
 from flip7_spec.machine import Game
 from flip7_spec.play import new_game
 from flip7_spec.protocol.adapter import ReferenceAdapter

@@ -1,4 +1,4 @@
-"""What the diagnosis promises (flip7_spec/conformance/diagnosis.py): a reading is named only when the reference,
+"""What the diagnosis promises (flip7_spec/judge/diagnosis.py): a reading is named only when the reference,
 playing it, does exactly what the engine did, at the divergent step and at every step before it; a score is
 diagnosed only when it is a whole number, as the protocol sends scores."""
 
@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from flip7_spec.conformance.cases import generated_cases
-from flip7_spec.conformance.diagnosis import alternatives, diagnose_score, diagnoses, hand_score, reference_observations
-from flip7_spec.conformance.runner import _projection
+from flip7_spec.judge.diagnosis import alternatives, diagnose_score, diagnoses, hand_score, reference_observations
+from flip7_spec.judge.runner import _projection
 from flip7_spec.rulesets import Ruleset, preset
 from flip7_spec.trace.compare import canonical
 from flip7_spec.trace.document import Table

@@ -21,11 +21,12 @@ from typing import Any
 import pytest
 
 from flip7_spec.conformance import ERRORED, FAIL
-from flip7_spec.conformance.cases import Case, generated_game, trace_file_cases
+from flip7_spec.conformance.cases import generated_game
 from flip7_spec.conformance.engines import finish
-from flip7_spec.conformance.runner import CaseResult, run_case
 from flip7_spec.htmlreport import render_report, report_from
 from flip7_spec.htmlreport.page import render_trace
+from flip7_spec.judge.case import Case, trace_file_cases
+from flip7_spec.judge.runner import CaseResult, run_case
 from flip7_spec.protocol import Level
 from flip7_spec.protocol.adapter import ReferenceAdapter
 from flip7_spec.protocol.process import ProcessEngine

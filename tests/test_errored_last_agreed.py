@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 
 from flip7_spec.conformance import ERRORED
-from flip7_spec.conformance.cases import Case
 from flip7_spec.conformance.engines import finish
-from flip7_spec.conformance.runner import CaseResult, run_case
 from flip7_spec.htmlreport import render_report, report_from
 from flip7_spec.htmlreport.page import render_trace
+from flip7_spec.judge.case import Case
+from flip7_spec.judge.runner import CaseResult, run_case
 from flip7_spec.protocol.process import ProcessEngine
 from tests.htmltree import card_text, having, parse, text
 from tests.test_conform import QUICK, conform, engine, read_json

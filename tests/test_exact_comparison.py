@@ -20,8 +20,8 @@ from hypothesis.stateful import run_state_machine_as_test
 
 from flip7_spec.conformance import ERRORED, FAIL, PASS
 from flip7_spec.conformance.cases import scoring_cases
-from flip7_spec.conformance.runner import run_scoring
 from flip7_spec.conformance.session import Corpus, EngineSpec, run
+from flip7_spec.judge.runner import run_scoring
 from flip7_spec.protocol.adapter import ReferenceAdapter
 from flip7_spec.registry import Role, definition_of
 from flip7_spec.rulesets import preset

@@ -13,10 +13,10 @@ from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 from flip7_spec.conformance import FAIL
-from flip7_spec.conformance.diagnosis import alternatives
 from flip7_spec.conformance.fingerprint import Fingerprint, fingerprint_text, fingerprints
-from flip7_spec.conformance.runner import CaseResult
 from flip7_spec.errors import Flip7Error
+from flip7_spec.judge.diagnosis import alternatives
+from flip7_spec.judge.runner import CaseResult
 from flip7_spec.misreadings import split_deviation
 from flip7_spec.results import Explanation
 from flip7_spec.rulesets import load_ruleset, preset

@@ -15,7 +15,7 @@ import pytest
 
 import flip7_spec.conformance.fingerprint as fingerprint
 from flip7_spec.conformance import FAIL, PASS
-from flip7_spec.conformance.cases import Case, generated_cases
+from flip7_spec.conformance.cases import generated_cases
 from flip7_spec.conformance.fingerprint import (
     Cause,
     Entry,
@@ -30,8 +30,9 @@ from flip7_spec.conformance.fingerprint import (
     fingerprints,
     write_fingerprints,
 )
-from flip7_spec.conformance.runner import CaseResult, reproduces_case
 from flip7_spec.errors import OutputError
+from flip7_spec.judge.case import Case
+from flip7_spec.judge.runner import CaseResult, reproduces_case
 from flip7_spec.results import Explanation
 from flip7_spec.rulesets import load_ruleset, preset
 

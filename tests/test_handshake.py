@@ -16,10 +16,11 @@ import pytest
 
 from flip7_spec import preset
 from flip7_spec.cards import cards
-from flip7_spec.conformance.cases import Case, game_jobs
+from flip7_spec.conformance.cases import game_jobs
 from flip7_spec.conformance.declarations import DeclarationError, check_declarations
-from flip7_spec.conformance.runner import support_problem
 from flip7_spec.conformance.session import Corpus, EngineSpec, run
+from flip7_spec.judge.case import Case
+from flip7_spec.judge.runner import support_problem
 from flip7_spec.play import new_game
 from flip7_spec.protocol.adapter import ReferenceAdapter, reference_hello
 from flip7_spec.rulesets import ruleset_from_json

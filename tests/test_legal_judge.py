@@ -15,13 +15,14 @@ import pytest
 
 from flip7_spec.cards import Card
 from flip7_spec.conformance import FAIL, PASS
-from flip7_spec.conformance import diagnosis as diagnosis_module
-from flip7_spec.conformance.cases import Case, generated_game
-from flip7_spec.conformance.legality import first_illegal_offer, judge
-from flip7_spec.conformance.runner import CaseResult, run_case
+from flip7_spec.conformance.cases import generated_game
 from flip7_spec.events import Decision, DecisionKind
 from flip7_spec.games.vengeance.cards import STEAL
 from flip7_spec.games.vengeance.engine import Steal, VengeanceGame
+from flip7_spec.judge import diagnosis as diagnosis_module
+from flip7_spec.judge.case import Case
+from flip7_spec.judge.legality import first_illegal_offer, judge
+from flip7_spec.judge.runner import CaseResult, run_case
 from flip7_spec.protocol import Level
 from flip7_spec.registry import definition_of, game_definition
 from flip7_spec.rulesets import Ruleset, preset, ruleset_from_json

@@ -17,9 +17,9 @@ import pytest
 import flip7_spec
 from flip7_spec import cards, load_ruleset, new_game, preset, round_score, score
 from flip7_spec.conformance.report import junit_report, xml_text
-from flip7_spec.conformance.runner import CaseResult
 from flip7_spec.errors import ArgumentError, Flip7Error, InputError, LimitError
 from flip7_spec.jsontext import parse_json, parse_toml
+from flip7_spec.judge.runner import CaseResult
 from flip7_spec.limits import LIMITS, NESTING, PLAYERS, check_game_size
 from flip7_spec.rulesets import ruleset_from_json
 from flip7_spec.simulate_run import SimulationRun, _results, chunk_count

@@ -32,11 +32,12 @@ import pytest
 from flip7_spec.clauses import CLAUSES as REGISTRY
 from flip7_spec.conformance import ERRORED, FAIL
 from flip7_spec.conformance import session as session_module
-from flip7_spec.conformance.cases import Case, scoring_cases
-from flip7_spec.conformance.diagnosis import alternatives
+from flip7_spec.conformance.cases import scoring_cases
 from flip7_spec.conformance.fingerprint import fingerprints
-from flip7_spec.conformance.runner import CaseResult, run_case
 from flip7_spec.conformance.session import Corpus, EngineSpec, run
+from flip7_spec.judge.case import Case
+from flip7_spec.judge.diagnosis import alternatives
+from flip7_spec.judge.runner import CaseResult, run_case
 from flip7_spec.protocol.adapter import EngineAdapter
 from flip7_spec.rulesets import Ruleset, preset, ruleset_from_json
 from flip7_spec.trace.replay import replay

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from flip7_spec.conformance import FAIL, SKIPPED
-from flip7_spec.conformance.runner import BY_ENGINE, HANDSHAKE, CaseResult
 from flip7_spec.conformance.session import Corpus, EngineSpec, run
 from flip7_spec.games.flip7.ruleset import Flip7Ruleset
+from flip7_spec.judge.runner import BY_ENGINE, HANDSHAKE, CaseResult
 from flip7_spec.protocol.declared import sent_ruleset
 from flip7_spec.rulesets import Option, preset
 

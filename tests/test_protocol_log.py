@@ -23,8 +23,8 @@ from typing import Any
 import pytest
 
 from flip7_spec.conformance import ERRORED, PASS
-from flip7_spec.conformance.cases import Case, trace_file_cases
-from flip7_spec.conformance.runner import run_case
+from flip7_spec.judge.case import Case, trace_file_cases
+from flip7_spec.judge.runner import run_case
 from flip7_spec.protocol import Level, traffic
 from flip7_spec.protocol.process import ProcessEngine
 from tests.test_conform import QUICK, REPO, assert_clean, conform, engine, environment, read_json, serve_command

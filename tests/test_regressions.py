@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis.stateful import run_state_machine_as_test
 
 from flip7_spec.conformance import FAIL
-from flip7_spec.conformance.cases import Case
-from flip7_spec.conformance.runner import run_case
+from flip7_spec.judge.case import Case
+from flip7_spec.judge.runner import run_case
 from flip7_spec.protocol.adapter import Observation, ReferenceAdapter, reference_hello
 from flip7_spec.rulesets import ruleset_from_json
 from flip7_spec.testing import EngineDivergence, differential_machine

@@ -15,7 +15,7 @@ from jsonschema import Draft202012Validator
 from flip7_spec.conformance.campaign import result_from_json
 from flip7_spec.conformance.cases import generated_cases
 from flip7_spec.conformance.report import report_document
-from flip7_spec.conformance.runner import run_case
+from flip7_spec.judge.runner import run_case
 from flip7_spec.results import CaseResult
 from flip7_spec.rulesets import preset
 from flip7_spec.trace.schema import load_schema

@@ -1,6 +1,8 @@
 """The data between the package's rooms goes typed: a trace is read once, in ``flip7_spec/trace/`` (into a
 :class:`~flip7_spec.trace.document.TraceDocument`), and an engine is driven through the
-:class:`~flip7_spec.protocol.adapter.EngineAdapter` interface alone. Both rules are read from the source."""
+:class:`~flip7_spec.protocol.adapter.EngineAdapter` interface alone. The testing library and the HTML report
+judge with :mod:`flip7_spec.judge`, below the conformance runner, and import nothing from it. These rules are
+read from the source."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "flip7_spec"
 TRACE_KEYS = frozenset({"header", "steps", "start", "footer"})
 ENGINE_CLASSES = frozenset({"ProcessEngine", "ReferenceAdapter", "CallbackAdapter", "GuardedEngine"})
 """The concrete engines (checking that a user's object is an ``EngineAdapter`` at all is not a branch)."""
+CONFORMANCE = "flip7_spec.conformance"
 
 
 def raw_trace_reads(source: str) -> list[int]:
@@ -39,6 +42,32 @@ def engine_type_checks(source: str) -> list[int]:
     return lines
 
 
+def conformance_imports(source: str, package: str) -> list[int]:
+    """The lines of a module of ``package`` (dotted) that import from ``flip7_spec.conformance``, wherever the
+    import stands (module level, in a function, under ``if TYPE_CHECKING:``) and in whatever form (``import``,
+    ``from ... import``, relative, ``from flip7_spec import conformance``, ``importlib.import_module``)."""
+    def inside(name: str) -> bool:
+        return name == CONFORMANCE or name.startswith(CONFORMANCE + ".")
+
+    lines = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import) and any(inside(alias.name) for alias in node.names):
+            lines.add(node.lineno)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                base = ".".join([*parts[: len(parts) - node.level + 1], *([base] if base else [])])
+            if inside(base) or any(inside(f"{base}.{alias.name}") for alias in node.names):
+                lines.add(node.lineno)
+        elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant) \
+                and isinstance(node.args[0].value, str) and inside(node.args[0].value):
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if name in ("import_module", "__import__"):
+                lines.add(node.lineno)
+    return sorted(lines)
+
+
 def offenders(check: Callable[[str], list[int]], allowed: str) -> list[str]:
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
@@ -54,6 +83,16 @@ def test_the_checks_find_what_they_look_for() -> None:
     assert raw_trace_reads('trace["steps"] = []\npath = ["start"]\nstep.get("decision")') == []
     assert engine_type_checks("if isinstance(engine, ProcessEngine): pass\n"
                               "ok = isinstance(e, (int, ReferenceAdapter))\nisinstance(x, dict)") == [1, 2]
+    imports = ("import flip7_spec.conformance.session\n"
+               "from flip7_spec.conformance.cases import part_of\n"
+               "from flip7_spec import conformance\n"
+               "if TYPE_CHECKING:\n    from flip7_spec.conformance import FAIL\n"
+               "def later():\n    from ..conformance.report import json_report\n"
+               "    return importlib.import_module('flip7_spec.conformance.runner')\n"
+               "from flip7_spec.judge.runner import run_case\nfrom flip7_spec import judge\n"
+               "import flip7_spec.conformances\nfrom .conformance import x\nfrom . import conformance\n")
+    assert conformance_imports(imports, "flip7_spec.testing") == [1, 2, 3, 5, 7, 8]
+    assert conformance_imports(imports, "flip7_spec") == [1, 2, 3, 5, 8, 12, 13]  # relative to the package root
 
 
 def test_no_module_outside_trace_reads_a_trace_by_its_raw_keys() -> None:
@@ -66,6 +105,23 @@ def test_no_module_outside_protocol_branches_on_the_engine_class() -> None:
     (``play_game``, ``decide_many``, ``stderr_through``, ``abort``), each engine overriding what it does its own
     way."""
     assert offenders(engine_type_checks, "protocol/") == []
+
+
+def test_the_testing_library_and_the_html_report_import_nothing_from_conformance() -> None:
+    """They judge with flip7_spec.judge (its outcomes and projections, the runner of one case, the lines that
+    describe a result), which sits below the conformance runner: nothing of the corpus, the session or the
+    reports comes with them."""
+    found = []
+    modules = 0
+    for folder in ("testing", "htmlreport"):
+        for path in sorted((PACKAGE / folder).rglob("*.py")):
+            modules += 1
+            relative = path.relative_to(PACKAGE.parent)
+            package = ".".join(relative.parent.parts)
+            found += [f"{relative.as_posix()}:{line}"
+                      for line in conformance_imports(path.read_text(encoding="utf-8"), package)]
+    assert modules > 5
+    assert found == []
 
 
 def test_a_result_carries_its_parts_typed_with_no_bag_of_extra_keys() -> None:

@@ -16,11 +16,12 @@ from click.testing import CliRunner
 from flip7_spec.clauses import CLAUSES
 from flip7_spec.cli import cli
 from flip7_spec.conformance import FAIL
-from flip7_spec.conformance.cases import Case, generated_cases
+from flip7_spec.conformance.cases import generated_cases
 from flip7_spec.conformance.fingerprint import causes_of, confirmed, fingerprint_text, fingerprints
-from flip7_spec.conformance.follow import Support
-from flip7_spec.conformance.runner import CaseResult, none_of_the_readings, reproduces_case
 from flip7_spec.conformance.session import Corpus, EngineSpec, run
+from flip7_spec.judge.case import Case
+from flip7_spec.judge.follow import Support
+from flip7_spec.judge.runner import CaseResult, none_of_the_readings, reproduces_case
 from flip7_spec.protocol.adapter import ReferenceAdapter
 from flip7_spec.results import Explanation, ReadingEvidence
 from flip7_spec.rulesets import load_ruleset, preset

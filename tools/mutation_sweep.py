@@ -62,7 +62,7 @@ F7_SCORING = "flip7_spec/games/flip7/scoring.py"
 F7_RULESET = "flip7_spec/games/flip7/ruleset.py"
 COMPARE = "flip7_spec/trace/compare.py"
 REPLAY = "flip7_spec/trace/replay.py"
-RUNNER = "flip7_spec/conformance/runner.py"
+RUNNER = "flip7_spec/judge/runner.py"
 MACHINE = "flip7_spec/machine.py"
 
 MUTATIONS: tuple[Mutation, ...] = (

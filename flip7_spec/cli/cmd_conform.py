@@ -30,13 +30,12 @@ from flip7_spec.cli.common import (
     within,
 )
 from flip7_spec.conformance import ERRORED, FAIL, SKIPPED
-from flip7_spec.conformance.cases import Case, part_of
+from flip7_spec.conformance.cases import part_of
 from flip7_spec.conformance.coverage import coverage_lines, summarise
 from flip7_spec.conformance.fingerprint import cause_lines, fingerprint_lines, fingerprints, write_fingerprints
 from flip7_spec.conformance.progress import Progress
 from flip7_spec.conformance.report import (
     corpus_lines,
-    describe,
     empty_part_warnings,
     engine_seconds,
     json_report,
@@ -51,6 +50,8 @@ from flip7_spec.errors import Flip7Error, InputError, OutputError
 from flip7_spec.fixtures import shipped_fixtures_dir
 from flip7_spec.htmlreport import TraceKeeper, render_report, report_from
 from flip7_spec.interrupts import interruption
+from flip7_spec.judge.case import Case
+from flip7_spec.judge.describe import describe
 from flip7_spec.limits import COVERAGE_AIM, GAMES, PLAYERS, WORKERS, check_game_size
 from flip7_spec.outputs import Output, check_distinct, check_target, reserve_folder
 from flip7_spec.play import check_reachable

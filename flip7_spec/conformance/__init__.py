@@ -1,10 +1,9 @@
-"""Conformance of another engine: the corpus of cases, running them, shrinking failures, reporting.
+"""Conformance of another engine: the corpus of cases, running them, shrinking failures, reporting. Each case
+is judged by :mod:`flip7_spec.judge` (:mod:`flip7_spec.judge.runner`: compare, diagnose, follow, explain).
 
-- :mod:`.cases`: scoring cases, fixture traces and generated games, each a :class:`~.cases.Case`
-- :mod:`.runner`: one case against one engine: pass, fail (first divergence), skipped or errored
-- :mod:`.diagnosis`: the readings under which the reference reproduces a divergence
-- :mod:`.follow`: a failing case followed past each divergence, each reading with its evidence
-- :mod:`.legality`: the ``legal`` level's judge of each offered decision, past a divergence too
+- :mod:`.cases`: scoring cases, fixture traces and generated games, each a :class:`~flip7_spec.judge.case.Case`
+- :mod:`.engines`: an engine opened from its command line, a case finished (failures shrunk and saved)
+- :mod:`.workers`: the cases of a run spread over worker processes
 - :mod:`.fingerprint`: causes grouped for the summary, and the engine's fingerprint, checked before it is written
 - :mod:`.verdict`: what a run left unchecked (a run that checked nothing never passes)
 - :mod:`.shrink`: a failing generated game cut down to a small trace that still fails the same way

@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterator
 from queue import Empty
 from typing import Any
 
-from flip7_spec.conformance.cases import Case
 from flip7_spec.errors import Flip7Error
+from flip7_spec.judge.case import Case
 
 AHEAD = 128
 """How many games the helper may record ahead of the runner (bounds the memory they hold: a game's cases

@@ -32,9 +32,9 @@ from pathlib import Path
 from typing import Any
 
 from flip7_spec.conformance import FAIL
-from flip7_spec.conformance.cases import Case
 from flip7_spec.conformance.engines import FinishedCase
 from flip7_spec.errors import Flip7Error
+from flip7_spec.judge.case import Case
 from flip7_spec.results import CaseResult
 
 SETTINGS = "campaign.json"

@@ -1,61 +1,27 @@
-"""The conformance corpus: scoring cases, fixture traces and generated games."""
+"""The conformance corpus: scoring cases, fixture traces and generated games (each a
+:class:`~flip7_spec.judge.case.Case`)."""
 
 from __future__ import annotations
 
 import json
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from flip7_spec.cards import Card, cards
 from flip7_spec.conformance.scoring_hands import hands_for
 from flip7_spec.errors import Flip7Error
+from flip7_spec.judge.case import Case, trace_file_cases
 from flip7_spec.machine import Game
 from flip7_spec.play import make_game, round_score
 from flip7_spec.policies import random_policy, threshold_policy
 from flip7_spec.protocol import Level
 from flip7_spec.registry import definition_of
-from flip7_spec.rulesets import Ruleset, preset, preset_names, ruleset_from_json
+from flip7_spec.rulesets import Ruleset, preset, preset_names
 from flip7_spec.simulate import game_rng, record_game
-from flip7_spec.trace.document import TraceDocument
-from flip7_spec.trace.reader import read_traces
 from flip7_spec.trace.record import GameRecord
-
-
-@dataclass(slots=True)
-class Case:
-    """One conformance case. ``trace`` for round and game cases; ``hand``/``expected`` for scoring cases."""
-
-    id: str
-    level: Level
-    ruleset: Ruleset
-    trace: dict[str, Any] | None = None
-    hand: list[str] = field(default_factory=list)
-    busted: bool = False
-    expected: int | None = None
-    clause: str | None = None
-    label: str = ""
-    generated: bool = False
-    clauses: frozenset[str] | None = None
-    """The clauses the case exercises, when whoever built it counted them already (see
-    :mod:`flip7_spec.conformance.coverage`)."""
-    shortfalls: dict[str, dict[str, str]] | None = None
-    """On the last generated case of a run with aimed games: per ruleset name, the expected clauses the
-    generated cases still exercise fewer times than asked, each with the reason (see
-    :func:`flip7_spec.conformance.steer.aimed_cases`)."""
-    _document: TraceDocument | None = field(default=None, repr=False, compare=False)
-
-    @property
-    def document(self) -> TraceDocument:
-        """The case's trace, read (once) as a :class:`~flip7_spec.trace.document.TraceDocument`. Raises
-        ``ValueError`` for a scoring case, which has no trace."""
-        if self._document is None or self._document.document is not self.trace:
-            if self.trace is None:
-                raise ValueError(f"{self.id}: a scoring case has no trace")
-            self._document = TraceDocument.of(self.trace)
-        return self._document
 
 
 def scoring_cases(ruleset: Ruleset, fresh: bool = False) -> list[Case]:
@@ -89,27 +55,6 @@ def _score(ruleset: Ruleset, hand: list[Card], busted: bool = False) -> int:
         return round_score(ruleset, hand, busted)
     players = max(ruleset.min_players, 1)
     return make_game(ruleset, players, ruleset.deck_cards(players), 0, record=False).score_hand(hand, busted)
-
-
-def trace_file_cases(path: Path, name: str, prefix: str = "fixture") -> list[Case]:
-    """The cases of one trace file (``.json``: one trace, ``.jsonl``: one per line), named ``PREFIX:NAME``
-    (``:LINE`` added for a line of a ``.jsonl``). A trace that cannot be read or whose ruleset is unknown
-    gives no case (``flip7-spec replay`` explains such a file)."""
-    out: list[Case] = []
-    for source in read_traces(path):
-        if source.error is not None or not isinstance(source.trace, dict):
-            continue
-        trace = source.trace
-        try:
-            document = TraceDocument.of(trace)
-            ruleset = ruleset_from_json(document.ruleset_json)
-        except Exception:
-            continue
-        level = Level.GAME if document.footer is not None or document.rounds > 1 else Level.ROUND
-        case_name = name if source.line is None else f"{name}:{source.line}"
-        out.append(Case(f"{prefix}:{case_name}", level, ruleset, trace=trace, label=document.description or "",
-                        _document=document))
-    return out
 
 
 def fixture_cases(directory: Path) -> list[Case]:

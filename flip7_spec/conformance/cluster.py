@@ -26,8 +26,8 @@ from typing import Any
 
 from flip7_spec.cluster import ClusterError, in_order, worker_count
 from flip7_spec.conformance import ERRORED
-from flip7_spec.conformance.cases import Case
 from flip7_spec.conformance.engines import EngineSpec, EngineUnusable, FinishedCase, finish, handshake
+from flip7_spec.judge.case import Case
 from flip7_spec.outputs import write_file
 from flip7_spec.protocol.adapter import EngineAdapter
 from flip7_spec.results import CaseResult

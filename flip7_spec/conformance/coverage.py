@@ -77,7 +77,7 @@ def clauses_of_evidence(evidence: Evidence) -> frozenset[str]:
 
 
 def case_clauses(case: Any, played: dict[int, tuple[Any, Evidence]] | None = None) -> frozenset[str]:
-    """The clauses one corpus case exercises (a :class:`~flip7_spec.conformance.cases.Case`). ``played``
+    """The clauses one corpus case exercises (a :class:`~flip7_spec.judge.case.Case`). ``played``
     keeps the reference's play of each trace (by ``id``), so that a trace's round and game cases replay it once."""
     if case.clauses is not None:
         return frozenset(case.clauses)
@@ -180,7 +180,7 @@ class Coverage:
     (a ruleset file, a fingerprint), since the summary and the aimed games look it up so."""
     shortfalls: dict[str, dict[str, str]] = field(default_factory=dict)
     """Per ruleset name, the clauses the aimed games left short of their target number of generated cases,
-    with the reason (from the last generated case, :attr:`~flip7_spec.conformance.cases.Case.shortfalls`)."""
+    with the reason (from the last generated case, :attr:`~flip7_spec.judge.case.Case.shortfalls`)."""
     unchecked: dict[str, dict[str, set[str]]] = field(default_factory=dict)
     """Per skip reason, per ruleset name, the clauses the cases skipped for that reason would have exercised
     (see :meth:`skipped`)."""

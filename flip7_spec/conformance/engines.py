@@ -12,13 +12,14 @@ from pathlib import Path
 from typing import Any
 
 from flip7_spec.conformance import ERRORED, FAIL
-from flip7_spec.conformance.cases import Case, part_of
+from flip7_spec.conformance.cases import part_of
 from flip7_spec.conformance.declarations import DeclarationError, check_declarations
 from flip7_spec.conformance.filenames import saved_failure_name
 from flip7_spec.conformance.guard import GuardedEngine
-from flip7_spec.conformance.runner import run_case
 from flip7_spec.conformance.shrink import shrink, shrinkable
 from flip7_spec.errors import Flip7Error
+from flip7_spec.judge.case import Case
+from flip7_spec.judge.runner import run_case
 from flip7_spec.outputs import fit_file_name, write_file
 from flip7_spec.protocol import Level
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure

@@ -1,7 +1,7 @@
 """Causes and fingerprints: what a run's diagnoses add up to.
 
 Each failing case carries the readings that explain its divergences (``causes``, see
-:mod:`flip7_spec.conformance.runner`); here they are grouped by cause for the summary, and combined, per base
+:mod:`flip7_spec.judge.runner`); here they are grouped by cause for the summary, and combined, per base
 ruleset, into the engine's *fingerprint*: the preset plus the fewest readings that explain every diagnosed
 cause (a greedy cover: a reading that explains more causes first). A fingerprint is a ruleset file: the
 reference plays its deviations, so ``conform --ruleset FINGERPRINT`` runs the same corpus against a reference
@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from flip7_spec.conformance import FAIL
-from flip7_spec.conformance.cases import Case
-from flip7_spec.conformance.runner import reproduces_case
 from flip7_spec.errors import ChanceError, Flip7Error
+from flip7_spec.judge.case import Case
+from flip7_spec.judge.runner import reproduces_case
 from flip7_spec.misreadings import split_deviation
 from flip7_spec.outputs import write_file
 from flip7_spec.results import CaseResult

@@ -14,13 +14,7 @@ from typing import Any, Protocol
 from flip7_spec.conformance import PASS, SKIPPED
 from flip7_spec.conformance.background import in_background
 from flip7_spec.conformance.campaign import Campaign
-from flip7_spec.conformance.cases import (
-    Case,
-    default_rulesets,
-    fixture_cases,
-    scoring_cases,
-    trace_file_cases,
-)
+from flip7_spec.conformance.cases import default_rulesets, fixture_cases, scoring_cases
 from flip7_spec.conformance.coverage import Coverage
 from flip7_spec.conformance.engines import (
     SAVED_FAILURE_OMITS,
@@ -34,6 +28,7 @@ from flip7_spec.conformance.engines import (
 from flip7_spec.conformance.fingerprint import fingerprint_cases
 from flip7_spec.conformance.steer import BATCH, RUN_BUDGET, generated_and_aimed
 from flip7_spec.conformance.workers import WorkerPool
+from flip7_spec.judge.case import Case, trace_file_cases
 from flip7_spec.protocol import CHECKED_LEVELS, TRACE_LEVELS, Level
 from flip7_spec.results import CaseResult
 from flip7_spec.rulesets import Ruleset

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from flip7_spec.conformance import ERRORED, FAIL
-from flip7_spec.conformance.cases import Case
+from flip7_spec.judge.case import Case
 from flip7_spec.protocol.process import NO_REPLY
 from flip7_spec.results import CaseResult
 from flip7_spec.trace.document import ChanceStep, TraceDocument

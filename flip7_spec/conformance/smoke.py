@@ -13,8 +13,9 @@ from collections.abc import Callable
 from typing import Any
 
 from flip7_spec.conformance import FAIL, PASS, SKIPPED
-from flip7_spec.conformance.cases import Case, default_rulesets, generated_game, scoring_cases
-from flip7_spec.conformance.runner import run_case
+from flip7_spec.conformance.cases import default_rulesets, generated_game, scoring_cases
+from flip7_spec.judge.case import Case
+from flip7_spec.judge.runner import run_case
 from flip7_spec.protocol import Level
 from flip7_spec.results import CaseResult
 from flip7_spec.rulesets import Ruleset

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flip7_spec.clauses import CLAUSES, clause
-from flip7_spec.conformance.cases import Case, GameJob, game_jobs, generated_play, job_cases
+from flip7_spec.conformance.cases import GameJob, game_jobs, generated_play, job_cases
 from flip7_spec.conformance.coverage import (
     Coverage,
     clauses_of_evidence,
@@ -61,6 +61,7 @@ from flip7_spec.conformance.hunts import (
 )
 from flip7_spec.errors import Flip7Error
 from flip7_spec.evidence import Evidence, RoundEnd
+from flip7_spec.judge.case import Case
 from flip7_spec.protocol import Level
 from flip7_spec.rulesets import Ruleset
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from flip7_spec.conformance import SKIPPED
 from flip7_spec.conformance.cases import PARTS, part_of
 from flip7_spec.conformance.coverage import Coverage
-from flip7_spec.conformance.runner import BY_ENGINE
+from flip7_spec.judge.runner import BY_ENGINE
 from flip7_spec.protocol import Level
 from flip7_spec.results import CaseResult
 

@@ -29,8 +29,8 @@ from types import FrameType
 from typing import Any
 
 from flip7_spec.conformance import ERRORED
-from flip7_spec.conformance.cases import Case
 from flip7_spec.conformance.engines import EngineSpec, EngineUnusable, FinishedCase, finish, handshake
+from flip7_spec.judge.case import Case
 from flip7_spec.protocol import traffic
 from flip7_spec.results import CaseResult
 

@@ -2,7 +2,7 @@
 and the test that tells a table cell or a card whether it lies in a differing region.
 
 Which fields differ is decided by the comparison replay and conform use (:func:`flip7_spec.trace.compare.differences`,
-through :func:`flip7_spec.conformance.runner.compared_differences`); this module only places them.
+through :func:`flip7_spec.judge.compared_differences`); this module only places them.
 """
 
 from __future__ import annotations

@@ -102,7 +102,7 @@ class FailureInput:
     def differences(self) -> list[Difference]:
         """Every differing field the comparison of a step reports (exact JSON: ``1``, ``1.0`` and ``true``
         differ): as the report lists them, else compared here on both observations as the case compares them
-        (:func:`flip7_spec.conformance.runner.compared_differences`), else the first difference alone."""
+        (:func:`flip7_spec.judge.compared_differences`), else the first difference alone."""
         if self.given_differences:
             return self.given_differences
         if self.expected_observation is not None and self.found_observation is not None:

@@ -16,8 +16,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from flip7_spec.conformance.diagnosis import alternatives
 from flip7_spec.errors import Flip7Error
+from flip7_spec.judge.diagnosis import alternatives
 from flip7_spec.misreadings import option_deviation
 from flip7_spec.ordered_pool import ordered_map
 from flip7_spec.rulesdiff.run import DiffResult, Settings, diff

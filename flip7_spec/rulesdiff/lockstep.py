@@ -23,9 +23,9 @@ from functools import cache
 from typing import Any, Final, SupportsIndex, TypeVar, cast, overload
 
 from flip7_spec.cards import Card, Kind, card
-from flip7_spec.conformance.diagnosis import REPLAY_ERRORS
 from flip7_spec.errors import Flip7Error
 from flip7_spec.events import Choice, Decision, Event
+from flip7_spec.judge.diagnosis import REPLAY_ERRORS
 from flip7_spec.machine import Game
 from flip7_spec.misreadings import game_class_for
 from flip7_spec.play import check_reachable

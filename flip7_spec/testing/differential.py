@@ -20,11 +20,11 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition,
 
 from flip7_spec.cards import Card, card
 from flip7_spec.clauses import CLAUSES
-from flip7_spec.conformance.cases import trace_file_cases
-from flip7_spec.conformance.report import describe
-from flip7_spec.conformance.runner import run_case
 from flip7_spec.events import Choice, Event
 from flip7_spec.judge import ERRORED, FAIL, same_value, strip_options, totals_only
+from flip7_spec.judge.case import trace_file_cases
+from flip7_spec.judge.describe import describe
+from flip7_spec.judge.runner import run_case
 from flip7_spec.machine import Game
 from flip7_spec.play import make_game
 from flip7_spec.protocol import Level

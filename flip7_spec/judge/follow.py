@@ -1,6 +1,6 @@
 """Following a failing case past its divergences, each cause named with the evidence behind it.
 
-At a divergence the diagnosis (:mod:`flip7_spec.conformance.diagnosis`) finds the readings under which the
+At a divergence the diagnosis (:mod:`flip7_spec.judge.diagnosis`) finds the readings under which the
 reference shows the engine's observations up to there. That alone is one step of evidence, and one field at
 one step can be a coincidence (an adapter's slip in the final observation can look like a misreading). So the
 case goes on under the reading found, and the reading is a *claim* only when the reference under it keeps
@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from flip7_spec.conformance.diagnosis import Diagnosis, diagnoses, reference_observations
+from flip7_spec.judge.diagnosis import Diagnosis, diagnoses, reference_observations
 from flip7_spec.results import Explanation, ReadingEvidence
 from flip7_spec.rulesets import Ruleset
 from flip7_spec.trace.compare import canonical, differences, first_difference

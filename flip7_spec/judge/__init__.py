@@ -1,9 +1,16 @@
-"""The judge every room shares: how a case's outcome is named, and how two observations of one step are
-compared at each level (the projections: the legal choices only at the ``legal`` level, the totals only at a
-round case's last step; exact JSON values, so ``1``, ``1.0`` and ``true`` differ).
+"""The judge every room shares.
 
-The conformance runner, the testing library and the HTML report all judge with these functions, so that a
-difference one of them finds is the difference the others show.
+This module names a case's outcome and says how two observations of one step are compared at each level
+(the projections: the legal choices only at the ``legal`` level, the totals only at a round case's last step;
+exact JSON values, so ``1``, ``1.0`` and ``true`` differ). The conformance runner, the testing library and the
+HTML report all judge with these functions, so that a difference one of them finds is the difference the
+others show. It imports only :mod:`flip7_spec.trace`, so that the protocol's handshake checks can use it.
+
+Its modules judge one case on an engine (the runner drives it through the protocol, so this module imports
+none of them):
+:mod:`~flip7_spec.judge.case` (a case), :mod:`~flip7_spec.judge.runner` (run it: compare, diagnose, follow,
+explain), :mod:`~flip7_spec.judge.diagnosis`, :mod:`~flip7_spec.judge.follow`,
+:mod:`~flip7_spec.judge.legality` and :mod:`~flip7_spec.judge.describe`.
 """
 
 from __future__ import annotations

@@ -1,15 +1,23 @@
-"""Running one case against one engine: pass, fail (first divergence, with its clause), skipped or errored."""
+"""Running one case against one engine: pass, fail (first divergence, with its clause), skipped or errored.
+
+A trace case goes through named steps: :func:`play` (the engine plays the case's game), :func:`compare` (the
+first divergence, and the first place where only the legal choices differ), :func:`diagnose_divergence` (the
+readings that reproduce the engine there), :func:`follow_divergence` (the case followed past it under them,
+to the evidence and the next causes) and :func:`explain_divergence` (what the failure says of its causes).
+"""
 
 from __future__ import annotations
 
 import json
 import time
-from dataclasses import replace
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
-from flip7_spec.conformance import ERRORED, FAIL, PASS, SKIPPED
-from flip7_spec.conformance.cases import Case
-from flip7_spec.conformance.diagnosis import (
+from flip7_spec.errors import ChanceError
+from flip7_spec.judge import ERRORED, FAIL, PASS, SKIPPED, compared_differences, strip_options, totals_only
+from flip7_spec.judge.case import Case
+from flip7_spec.judge.diagnosis import (
     Diagnosis,
     diagnose,
     diagnose_reshuffle,
@@ -19,10 +27,8 @@ from flip7_spec.conformance.diagnosis import (
     is_reshuffle_problem,
     reference_observations,
 )
-from flip7_spec.conformance.follow import Follow, Support, possibly
-from flip7_spec.conformance.legality import first_illegal_offer
-from flip7_spec.errors import ChanceError
-from flip7_spec.judge import compared_differences, strip_options, totals_only
+from flip7_spec.judge.follow import Follow, FollowedPath, Support, possibly
+from flip7_spec.judge.legality import first_illegal_offer
 from flip7_spec.protocol import Level
 from flip7_spec.protocol.adapter import EngineAdapter, EngineFailure, Skipped
 from flip7_spec.protocol.declared import sent_ruleset, unsupported
@@ -30,15 +36,17 @@ from flip7_spec.protocol.schema import message_errors
 from flip7_spec.registry import Role, definition_of
 from flip7_spec.results import CaseResult, Explanation, FieldDifference, LastAgreed, field_differences
 
-__all__ = ["BY_ENGINE", "HANDSHAKE", "CaseResult", "reproduces_case", "run_case", "run_scoring", "run_trace",
-           "support_problem"]
+__all__ = ["BY_ENGINE", "HANDSHAKE", "CaseResult", "Comparison", "Divergence", "Played", "compare",
+           "diagnose_divergence", "explain", "explain_divergence", "follow_divergence", "play", "reproduces_case",
+           "run_case", "run_scoring", "run_trace", "support_problem"]
 from flip7_spec.rulesets import Ruleset
 from flip7_spec.trace.compare import (
+    Difference,
     blame,
     canonical,
     step_difference,
 )
-from flip7_spec.trace.document import Table, TraceDocument
+from flip7_spec.trace.document import TraceDocument
 from flip7_spec.trace.schema import json_path
 
 HANDSHAKE = "handshake"
@@ -64,7 +72,7 @@ def run_scoring(engine: EngineAdapter, case: Case, sent: dict[str, Any] | None =
                          found=found, clause=case.clause, label=case.label, hand=tuple(case.hand),
                          busted=case.busted)
     diagnosis = diagnose_score(case.ruleset, case.hand, case.busted, found)
-    _explain(failure, diagnosis)
+    explain(failure, diagnosis)
     if diagnosis is not None:
         failure.causes = (replace(diagnosis.explanation(), at_step=True, step=None),)
         failure.deviations = tuple(diagnosis.ruleset.deviations if diagnosis.ruleset else ())
@@ -82,6 +90,139 @@ def _compared_decisions(case: Case) -> tuple[int, int | None]:
     return len(document.decisions), None
 
 
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A trace case as the engine played it: the decisions and reshuffle orders it was sent, the observations
+    the reference expects and those the engine returned (at the start, then after each decision it took), and
+    what stopped it before its last decision (None: nothing did)."""
+
+    case: Case
+    reshuffles: list[list[str]]
+    decisions: list[dict[str, Any]]
+    """The decisions the engine was sent (``player``, ``kind``, ``choice``; a part the trace lacks left out)."""
+    choices: list[Any]
+    indices: list[int]
+    """The index in the trace's ``steps`` of each decision."""
+    round_end: int | None
+    """The decision during which a round case's round ends (only the totals are compared after it); None for a
+    game case."""
+    expected: list[Any]
+    """The reference's observations the case compares (None where the trace records none)."""
+    found: list[Any]
+    stopped: Exception | None
+
+    def step_index(self, position: int) -> int | None:
+        """The trace's step index of the decision that led to ``position`` (None for the start)."""
+        return None if position == 0 else self.indices[position - 1]
+
+
+@dataclass(frozen=True, slots=True)
+class Divergence:
+    """A place where the engine's observation differs from the reference's: ``position`` (0 the start, k after
+    decision k), the first ``difference``, both observations as they were compared there (``expected`` and
+    ``found``: only the totals at a round case's last step, ``totals`` then true; the legal choices still in)."""
+
+    position: int
+    difference: Difference
+    expected: Any
+    found: Any
+    totals: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """What the step-by-step comparison of a trace case found (see :func:`compare`)."""
+
+    divergence: Divergence | None
+    """The first divergence at the case's level (the legal choices left out); None when every compared
+    observation the engine returned agrees."""
+    legal: Divergence | None
+    """With the ``legal`` level: the first place before :attr:`divergence` where only the legal choices
+    differ; None otherwise."""
+
+
+def play(engine: EngineAdapter, case: Case, sent: dict[str, Any] | None = None) -> Played:
+    """Play the case's game on the engine: its deck, dealer, reshuffle orders and decisions (those a round case
+    compares, up to the end of its first round), the ruleset as ``sent``. Raises what stopped the start (an
+    :class:`EngineFailure` located there, or :class:`Skipped`); an engine that replies skipped later has
+    failed (:attr:`Played.stopped`), since the protocol allows skipped for start and score only."""
+    document = case.document
+    table = document.table
+    end, round_end = _compared_decisions(case)
+    ruleset_json = case.ruleset.for_engine().to_json() if sent is None else sent  # the engine plays its own deviations
+    expected = document.observations(end)
+    decisions = [{"player": s.player, "kind": s.kind, "choice": s.choice} for s in document.decisions[:end]]
+    decisions = [{k: v for k, v in d.items() if v is not None} for d in decisions]
+    indices = [s.index for s in document.decisions]
+    reshuffles = [list(order) for order in document.reshuffles]
+    found, stopped = engine.play_game(ruleset_json, table.players, table.dealer, list(table.deck), reshuffles,
+                                      decisions)
+    if not found and stopped is not None:
+        raise _located(stopped, 0)  # the start itself failed or was skipped
+    if isinstance(stopped, Skipped):  # after a started game
+        stopped = EngineFailure(f"the engine replied skipped in the middle of a game, after {len(found) - 1} "
+                                f"decisions ({stopped}); skipped is an answer to start or score only",
+                                stderr=stopped.stderr)
+    return Played(case, reshuffles, decisions, [d["choice"] for d in decisions], indices, round_end, expected,
+                  found, stopped)
+
+
+def compare(played: Played, legal: bool) -> Comparison:
+    """Compare the engine's observations with the reference's, position by position, as exact JSON values:
+    the first divergence at the case's level (the legal choices left out; only the totals at a round case's
+    last step) and, when ``legal``, the first position before it where only the legal choices differ. A
+    position whose observation the trace does not record is not compared."""
+    round_end = played.round_end
+    legal_problem: Divergence | None = None
+    for position, (expected, found) in enumerate(zip(played.expected, played.found, strict=False)):
+        if expected is None:
+            continue
+        if canonical(expected) == canonical(found):  # exact JSON equality (true is not 1), at C speed
+            continue
+        step = None if position == 0 else position - 1
+        at_round_end = round_end is not None and step == round_end
+        if at_round_end:
+            expected, found = totals_only(expected), totals_only(found)
+        difference = step_difference(strip_options(expected), strip_options(found))
+        if difference is not None:
+            return Comparison(Divergence(position, difference, expected, found, at_round_end), legal_problem)
+        if legal and legal_problem is None:
+            options_difference = step_difference(expected, found)
+            if options_difference is not None:
+                legal_problem = Divergence(position, options_difference, expected, found, at_round_end)
+    return Comparison(None, legal_problem)
+
+
+def diagnose_divergence(played: Played, position: int) -> list[Diagnosis]:
+    """Every reading (see :func:`~flip7_spec.judge.diagnosis.diagnoses`) under which the reference, replaying
+    the case, shows what the engine showed up to and including ``position`` (compared as the case compares
+    them), simplest first; empty when no known reading does."""
+    case = played.case
+    return diagnoses(case.ruleset, case.document.table, played.reshuffles, played.choices, played.found,
+                     position, _projection(played.round_end))
+
+
+def follow_divergence(played: Played, position: int, fields: int, matches: Sequence[Diagnosis]
+                      ) -> tuple[Follow, FollowedPath]:
+    """The case followed past its first divergence at ``position`` (where ``fields`` fields differ): under the
+    readings of ``matches`` (the simplest path they lead to), or with the differing fields set aside when no
+    reading explains it, up to the next divergences (see :class:`~flip7_spec.judge.follow.Follow`). Returns
+    the follow, which names the causes, and the path it kept."""
+    case = played.case
+    follow = Follow(case.ruleset, case.document.table, played.reshuffles, played.choices, played.found,
+                    played.indices, _projection(played.round_end))
+    follow.fields[position] = fields
+    return follow, (follow.path(matches, position) if matches else follow.unexplained(position))
+
+
+def explain_divergence(failure: CaseResult, follow: Follow, path: FollowedPath, ruleset: Ruleset) -> None:
+    """Say on ``failure`` what explains its divergence: the first cause of ``path`` (see :func:`explain`),
+    every cause the case was followed to, and the deviations of the readings it was followed under."""
+    explain(failure, path.causes[0], path.supports[0], ruleset)
+    failure.causes = follow.causes(path)
+    failure.deviations = tuple(path.ruleset.deviations)
+
+
 def run_trace(engine: EngineAdapter, case: Case, legal: bool, sent: dict[str, Any] | None = None
               ) -> list[CaseResult]:
     """Replay the case's trace on the engine, comparing observations; the first divergence fails it.
@@ -90,78 +231,30 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool, sent: dict[str, An
     are compared while everything else matched, and every observation the engine returned is held to the
     game's judge of legal choices (:class:`_Judged`), after a divergence too. ``sent`` is the ruleset as the
     engine is sent it (:func:`~flip7_spec.protocol.declared.sent_ruleset`; default: every option).
+
+    The steps: :func:`play`, :func:`compare`, then at a divergence :func:`diagnose_divergence`,
+    :func:`follow_divergence` and :func:`explain_divergence`.
     """
-    document = case.document
-    table = document.table
-    end, round_end = _compared_decisions(case)
-    ruleset_json = case.ruleset.for_engine().to_json() if sent is None else sent  # the engine plays its own deviations
-    expected_all = document.observations(end)
-    decisions = [{"player": s.player, "kind": s.kind, "choice": s.choice} for s in document.decisions[:end]]
-    decisions = [{k: v for k, v in d.items() if v is not None} for d in decisions]
-    indices = [s.index for s in document.decisions]
-    reshuffles = [list(order) for order in document.reshuffles]
-    found_all, stopped = engine.play_game(ruleset_json, table.players, table.dealer, list(table.deck),
-                                          reshuffles, decisions)
-    if not found_all and stopped is not None:
-        raise _located(stopped, 0)  # the start itself failed or was skipped
-    if isinstance(stopped, Skipped):  # after a started game: the protocol allows skipped for start and score only
-        stopped = EngineFailure(f"the engine replied skipped in the middle of a game, after {len(found_all) - 1} "
-                                f"decisions ({stopped}); skipped is an answer to start or score only",
-                                stderr=stopped.stderr)
-    judged = _Judged(case, reshuffles, decisions, found_all, indices, round_end, legal)
-    legal_problem: CaseResult | None = None
-    for position, (expected, found) in enumerate(zip(expected_all, found_all, strict=False)):
-        if expected is None:
-            continue
-        if canonical(expected) == canonical(found):  # exact JSON equality (true is not 1), at C speed
-            continue
-        observed = found
-        step = None if position == 0 else position - 1
-        step_index = None if step is None else indices[step]
-        prefix = document.path(position)
-        at_round_end = round_end is not None and step == round_end
-        if at_round_end:
-            expected, found = totals_only(expected), totals_only(found)
-        observations = (expected_all[position], observed, at_round_end)
-        difference = step_difference(strip_options(expected), strip_options(found))
-        if difference is None and legal and legal_problem is None:
-            options_difference = step_difference(expected, found)
-            if options_difference is not None:
-                legal_problem = _failure(case, Level.LEGAL, step_index, prefix, options_difference, expected,
-                                         position)
-                _observations(legal_problem, *observations)
-                legal_problem.differences = field_differences(prefix, compared_differences(expected, found,
-                                                                                           legal=True))
-                _explain(legal_problem, diagnose(case.ruleset, table, reshuffles, [d["choice"] for d in decisions],
-                                                 found_all, position, _projection(round_end, legal=True)))
-        if difference is not None:
-            problems = message_errors(observed, "observation")
-            if problems:
-                at = "the start" if step_index is None else f"step {step_index}"
-                broken = EngineFailure(f"observation breaks the protocol at {at}: {problems[0]}",
-                                       raw=json.dumps(observed)[:2000], at=position,
-                                       in_sync=stopped is None or getattr(stopped, "in_sync", False))
-                broken.agreed = _last_agreed(expected_all, found_all, position)
-                raise broken
-            failure = _failure(case, case.level, step_index, prefix, difference, expected, position)
-            _observations(failure, *observations)
-            failure.differences = field_differences(prefix, compared_differences(expected, found))
-            choices = [d["choice"] for d in decisions]
-            follow = Follow(case.ruleset, table, reshuffles, choices, found_all, indices, _projection(round_end))
-            follow.fields[position] = len(failure.differences)
-            matches = diagnoses(case.ruleset, table, reshuffles, choices, found_all, position, follow.project)
-            path = follow.path(matches, position) if matches else follow.unexplained(position)
-            _explain(failure, path.causes[0], path.supports[0], case.ruleset)
-            failure.causes = follow.causes(path)
-            failure.deviations = tuple(path.ruleset.deviations)
-            return [failure, *judged.results(legal_problem)]
+    played = play(engine, case, sent)
+    judged = _Judged(played, legal)
+    comparison = compare(played, legal)
+    legal_problem = None if comparison.legal is None else _legal_failure(played, comparison.legal)
+    divergence = comparison.divergence
+    if divergence is not None:
+        _check_observation(played, divergence.position)
+        failure = _divergence_failure(played, divergence)
+        matches = diagnose_divergence(played, divergence.position)
+        follow, path = follow_divergence(played, divergence.position, len(failure.differences or ()), matches)
+        explain_divergence(failure, follow, path, case.ruleset)
+        return [failure, *judged.results(legal_problem)]
+    stopped = played.stopped
     if stopped is not None:
         if legal_problem is None and is_reshuffle_problem(stopped):
-            return [_reshuffle_failure(case, table, reshuffles, decisions, found_all, indices, round_end, stopped)]
+            return [_reshuffle_failure(played, stopped)]
         if legal_problem is None:
-            located = _located(stopped, len(found_all))
+            located = _located(stopped, len(played.found))
             if isinstance(located, EngineFailure):
-                located.agreed = _last_agreed(expected_all, found_all, len(found_all))
+                located.agreed = _last_agreed(played.expected, played.found, len(played.found))
             raise located
         # The engine offered other choices, then refused one the rules allow: a rules failure at both levels.
         refused = CaseResult(case.id, case.level, FAIL, f"the engine refused a legal choice: {stopped}",
@@ -170,11 +263,55 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool, sent: dict[str, An
                              label=case.label, decisions=legal_problem.decisions)
         _copy_explanations(legal_problem, refused)
         return [refused, legal_problem]
-    results = [CaseResult(case.id, case.level, PASS, decisions=len(decisions), label=case.label)]
+    decisions = len(played.decisions)
+    results = [CaseResult(case.id, case.level, PASS, decisions=decisions, label=case.label)]
     if legal:
         results.extend(judged.results(legal_problem) or [CaseResult(case.id, Level.LEGAL, PASS,
-                                                                    decisions=len(decisions), label=case.label)])
+                                                                    decisions=decisions, label=case.label)])
     return results
+
+
+def _check_observation(played: Played, position: int) -> None:
+    """Raise an :class:`EngineFailure` when the engine's observation at ``position`` is not an observation of
+    the protocol at all (a divergence there is the engine's error, not a rules failure)."""
+    observed = played.found[position]
+    problems = message_errors(observed, "observation")
+    if problems:
+        step_index = played.step_index(position)
+        at = "the start" if step_index is None else f"step {step_index}"
+        stopped = played.stopped
+        broken = EngineFailure(f"observation breaks the protocol at {at}: {problems[0]}",
+                               raw=json.dumps(observed)[:2000], at=position,
+                               in_sync=stopped is None or getattr(stopped, "in_sync", False))
+        broken.agreed = _last_agreed(played.expected, played.found, position)
+        raise broken
+
+
+def _divergence_failure(played: Played, divergence: Divergence) -> CaseResult:
+    """The case's failure at its level at ``divergence``: its first differing field with the clause the
+    trace's events blame, both whole observations and every differing field, not yet explained."""
+    case, position = played.case, divergence.position
+    prefix = case.document.path(position)
+    failure = _failure(case, case.level, played.step_index(position), prefix, divergence.difference,
+                       divergence.expected, position)
+    _observations(failure, played.expected[position], played.found[position], divergence.totals)
+    failure.differences = field_differences(prefix, compared_differences(divergence.expected, divergence.found))
+    return failure
+
+
+def _legal_failure(played: Played, problem: Divergence) -> CaseResult:
+    """The case's ``legal`` failure where the comparison found only the legal choices differing, with its
+    differences and the reading that explains it (or its clause marked as a guess)."""
+    case, position = played.case, problem.position
+    prefix = case.document.path(position)
+    failure = _failure(case, Level.LEGAL, played.step_index(position), prefix, problem.difference,
+                       problem.expected, position)
+    _observations(failure, played.expected[position], played.found[position], problem.totals)
+    failure.differences = field_differences(prefix, compared_differences(problem.expected, problem.found,
+                                                                         legal=True))
+    explain(failure, diagnose(case.ruleset, case.document.table, played.reshuffles, played.choices, played.found,
+                              position, _projection(played.round_end, legal=True)))
+    return failure
 
 
 def _located(error: Exception, at: int) -> Exception:
@@ -230,14 +367,11 @@ def _failure(case: Case, level: Level, step_index: int | None, prefix: list[str 
 class _Judged:
     """The ``legal`` level beyond the step-by-step comparison: the first observation the engine returned (the
     start, then after each decision, past a divergence too) whose offered choices are not those the game's
-    judge says the rules allow at that state (:mod:`flip7_spec.conformance.legality`)."""
+    judge says the rules allow at that state (:mod:`flip7_spec.judge.legality`)."""
 
-    def __init__(self, case: Case, reshuffles: list[list[str]], decisions: list[dict[str, Any]], found: list[Any],
-                 indices: list[int], round_end: int | None, legal: bool) -> None:
-        self.case, self.reshuffles, self.found = case, reshuffles, found
-        self.choices = [d["choice"] for d in decisions]
-        self.indices, self.round_end = indices, round_end
-        self.offer = first_illegal_offer(case.ruleset, found) if legal else None
+    def __init__(self, played: Played, legal: bool) -> None:
+        self.played = played
+        self.offer = first_illegal_offer(played.case.ruleset, played.found) if legal else None
 
     def results(self, compared: CaseResult | None) -> list[CaseResult]:
         """The case's ``legal`` failure, if any (a list of at most one): the judge's, unless the comparison
@@ -245,8 +379,9 @@ class _Judged:
         offer = self.offer
         if offer is None or (compared is not None and compared.decisions <= offer.position):
             return [compared] if compared is not None else []
-        case, position = self.case, offer.position
-        step_index = None if position == 0 else self.indices[position - 1]
+        played, position = self.played, offer.position
+        case = played.case
+        step_index = played.step_index(position)
         where = json_path([*case.document.path(position), "observation", "pending", "options"])
         step = case.document.step_at(position)
         decision = None if step is None else step.decision
@@ -255,10 +390,10 @@ class _Judged:
                              clause=offer.clause, decision=decision, label=case.label, decisions=position)
         _observations(failure, offer.allowed_observation(), offer.observation, False)
         failure.differences = (FieldDifference(where, offer.allowed, offer.offered),)
-        diagnosis = diagnose(case.ruleset, case.document.table, self.reshuffles, self.choices, self.found,
-                             position, _projection(self.round_end, legal=True))
+        diagnosis = diagnose(case.ruleset, case.document.table, played.reshuffles, played.choices, played.found,
+                             position, _projection(played.round_end, legal=True))
         if diagnosis is not None:
-            _explain(failure, diagnosis)
+            explain(failure, diagnosis)
             return [failure]
         failure.blame = "rules"  # no reading named, but the clause is the rules' own, not a guess
         failure.causes = (Explanation(f"the engine offers choices the rules do not allow: clause {offer.clause} at "
@@ -297,13 +432,12 @@ def reproduces_case(case: Case, ruleset: Ruleset) -> bool:
                for at, (want, got) in enumerate(zip(expected, seen, strict=True)))
 
 
-def _reshuffle_failure(case: Case, table: Table, reshuffles: list[list[str]],
-                       decisions: list[dict[str, Any]], found: list[Any], indices: list[int],
-                       round_end: int | None, stopped: Exception) -> CaseResult:
+def _reshuffle_failure(played: Played, stopped: Exception) -> CaseResult:
     """The engine could not use the reshuffle orders it was given: it reshuffles at another moment, or other
     cards, than the reference. A failure of the reshuffle clause (or of the reading it plays), not an error.
     What the engine found is its structured ``errored.reshuffle`` when it sent one (the problem, its discard
     pile), else its message."""
+    case, found, indices, decisions = played.case, played.found, played.indices, played.decisions
     step = len(found) - 1
     step_index = indices[step] if 0 <= step < len(indices) else None
     decision = decisions[step] if 0 <= step < len(decisions) else None
@@ -318,19 +452,19 @@ def _reshuffle_failure(case: Case, table: Table, reshuffles: list[list[str]],
                          found=found_text,
                          clause=definition_of(case.ruleset).clause_of(Role.RESHUFFLE),
                          decision=decision, label=case.label, decisions=len(found) - 1)
-    diagnosis = diagnose_reshuffle(case.ruleset, table, reshuffles, [d["choice"] for d in decisions], found,
-                                   _projection(round_end))
+    diagnosis = diagnose_reshuffle(case.ruleset, case.document.table, played.reshuffles, played.choices, found,
+                                   _projection(played.round_end))
     # One fact only (the reading needs another reshuffle there too): a possible reading, not a claim.
     at = len(found) - 1
-    _explain(failure, diagnosis, Support(at, 1, 1, None, False), case.ruleset)
+    explain(failure, diagnosis, Support(at, 1, 1, None, False), case.ruleset)
     if diagnosis is not None:
         assert failure.diagnosis is not None
         failure.causes = (replace(failure.diagnosis, at_step=True, step=step_index),)
     return failure
 
 
-def _explain(failure: CaseResult, diagnosis: Diagnosis | None, support: Support | None = None,
-             ruleset: Ruleset | None = None) -> None:
+def explain(failure: CaseResult, diagnosis: Diagnosis | None, support: Support | None = None,
+            ruleset: Ruleset | None = None) -> None:
     """Name the reading that explains ``failure`` (its clause replaces the blamed one), as a claim when its
     ``support`` confirms it and as *possibly* that reading otherwise; or mark the blamed clause as a guess when
     no known reading reproduces the engine (saying so when the clause is an option's and the engine fits
