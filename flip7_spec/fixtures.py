@@ -55,8 +55,8 @@ from flip7_spec.limits import SOURCE_FILE
 from flip7_spec.machine import Game
 from flip7_spec.outputs import write_file
 from flip7_spec.play import new_game
-from flip7_spec.policies import threshold_policy
 from flip7_spec.rulesets import Ruleset, load_ruleset, ruleset_from_json
+from flip7_spec.simulation.policies import threshold_policy
 from flip7_spec.trace.canonical import dumps_document
 from flip7_spec.trace.record import GameRecord
 

@@ -26,7 +26,7 @@ from flip7_spec.analysis import (
     threshold_table,
 )
 from flip7_spec.rulesets import ruleset_from_json
-from flip7_spec.simulate_run import SimulationRun, run_experiment
+from flip7_spec.simulation.simulate_run import SimulationRun, run_experiment
 
 FLIP7_DECK_NUMBERS = {str(v): max(v, 1) for v in range(13)}
 

@@ -18,7 +18,6 @@ from flip7_spec.cards import card
 from flip7_spec.cli import cli
 from flip7_spec.cli.common import run_main
 from flip7_spec.conformance.fingerprint import Entry, Fingerprint, fingerprint_text
-from flip7_spec.policies import random_policy
 from flip7_spec.rulesdiff.budget import Budget
 from flip7_spec.rulesdiff.every import every_reading, outcome, readings_of
 from flip7_spec.rulesdiff.exhaustive import Bound, search
@@ -36,6 +35,7 @@ from flip7_spec.rulesdiff.report import traces
 from flip7_spec.rulesdiff.run import Settings, default_bound, diff
 from flip7_spec.rulesdiff.sides import Sides, readings_between, search_card_types, with_readings
 from flip7_spec.rulesets import Ruleset, preset
+from flip7_spec.simulation.policies import random_policy
 from flip7_spec.trace.replay import CONFORM, DIVERGE, replay
 from tests.rulesdiff_naive import play, smallest_split
 
