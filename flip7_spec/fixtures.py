@@ -364,8 +364,8 @@ def play_source(source: Source, where: str) -> GameRecord:
         observations.append(game.observation())
     if source.finish is not None:
         _finish(game, observations, FINISH_POLICIES[source.finish], where)
-    if game.reshuffles:
-        raise FixtureError(f"{where}: reshuffles: {len(game.reshuffles)} explicit order(s) were never needed")
+    if game.orders_waiting:
+        raise FixtureError(f"{where}: reshuffles: {game.orders_waiting} explicit order(s) were never needed")
     return GameRecord.of(game, observations=observations, generator=GENERATOR)
 
 
