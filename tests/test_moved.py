@@ -115,3 +115,15 @@ def test_the_project_imports_no_old_path() -> None:
                 offenders[str(path.relative_to(ROOT))] = names
     assert not offenders, offenders
 
+
+
+@pytest.mark.parametrize("module_name", ["flip7_spec.analysis", "flip7_spec.analysis.solitaire"])
+def test_the_old_name_of_the_solitaire_hand_still_works_and_warns(module_name: str) -> None:
+    module = importlib.import_module(module_name)
+    message = rf"{module_name}\.Hand is deprecated: use {module_name}\.SolitaireHand"
+    with pytest.warns(DeprecationWarning, match=message):
+        old = module.Hand
+    assert old is module.SolitaireHand
+    assert old(frozenset({3, 5}), 8, 2, 4, 3).round_score == 8 * 2 + 4  # Numbers times the x2, plus the +4
+    with pytest.raises(AttributeError, match="no attribute 'Pocket'"):
+        module.Pocket  # noqa: B018  (a name that never was fails as on any module)

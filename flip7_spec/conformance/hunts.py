@@ -2,7 +2,7 @@
 hunt) and how the reference plays it, steered by its hunt.
 
 Which clause a candidate aims at, which hunt it takes and which candidates are kept is
-:mod:`flip7_spec.conformance.steer`'s business; this module only builds and plays one
+:mod:`flip7_spec.conformance.aimed`'s business; this module only builds and plays one
 (:func:`aimed_game`), deterministically from the run's seed and the candidate's index.
 """
 
