@@ -13,14 +13,16 @@ load_profile()
 def _import_the_package() -> None:
     """Hypothesis draws some values from the constants of the local modules imported so far: import every module
     of the package now, so that a property draws the same examples whatever tests ran before it (a module a test
-    loads from a temporary folder, a user's policy say, still adds its own)."""
+    loads from a temporary folder, a user's policy say, still adds its own). The old paths kept for users
+    (``flip7_spec.moved``) are left out: they warn on import, and their modules are imported under the new ones."""
     import importlib
     import pkgutil
 
     import flip7_spec
+    from flip7_spec.moved import MOVED
 
     for module in pkgutil.walk_packages(flip7_spec.__path__, "flip7_spec."):
-        if not module.name.endswith("__main__"):
+        if not module.name.endswith("__main__") and module.name not in MOVED:
             importlib.import_module(module.name)
 
 

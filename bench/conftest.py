@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from bench.support import TraceCorpus, summary_lines, trace_corpus_of
-from flip7_spec.policies import Policy, threshold_policy
 from flip7_spec.rulesets import Ruleset, preset
+from flip7_spec.simulation.policies import Policy, threshold_policy
 
 CORPUS_GAMES = 60
 """Games in the trace corpus shared by the export, import and replay suites (3 players, stay at 20)."""

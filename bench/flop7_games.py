@@ -1,10 +1,10 @@
 """flop7 1.0.2 (a public pure-Python Flip 7 engine, in the test extra) playing the reference's games in-process.
 
 The baseline of the whole-game figures: the same games as the reference's batches (game ``i`` starts from the
-deck order and Dealer that :func:`flip7_spec.simulate.game_rng` gives the reference, and every reshuffle draws
-from that game's generator), the same policy (hit below 20 points, stay at 20; a Freeze or Flip Three aimed at
-the opponent with the highest round score, then total), driven by flop7's own ``GameEngine.play`` loop with
-plain callbacks (no bot views), so that what is timed is flop7's engine, not its bot layer.
+deck order and Dealer that :func:`flip7_spec.simulation.simulate.game_rng` gives the reference, and every
+reshuffle draws from that game's generator), the same policy (hit below 20 points, stay at 20; a Freeze or Flip
+Three aimed at the opponent with the highest round score, then total), driven by flop7's own ``GameEngine.play``
+loop with plain callbacks (no bot views), so that what is timed is flop7's engine, not its bot layer.
 
 flop7 does not play every rule as the reference does (examples/flop7/README.md), so the games are the same
 until the first of those moments; they are the same work, one whole game each, to 200 points.
@@ -24,7 +24,7 @@ from flop7.core.engine.engine import GameEngine
 
 from flip7_spec.cards import Card
 from flip7_spec.rulesets import Ruleset
-from flip7_spec.simulate import game_rng
+from flip7_spec.simulation.simulate import game_rng
 
 _TEXT: dict[str, str] = {card.abbrv: card.abbrv for card in ALL_CARDS}
 _TEXT.update({"F": "FLIP3", "Z": "FREEZE", "C": "CHANCE", "X": "x2"})

@@ -2,7 +2,7 @@
 
 Run as ``python -m bench.memory_probe --games N --out FILE.jsonl [--tracemalloc]`` from the repository root.
 It plays ``N`` games of the official rules (3 players, stay at 20, seed ``bench``) through
-:func:`flip7_spec.simulate_run.run_simulation`, writing every trace without observations (the
+:func:`flip7_spec.simulation.simulate_run.run_simulation`, writing every trace without observations (the
 ``--no-observations`` form of ``flip7-spec simulate --out``), and prints one JSON object: the peak resident
 set size before and after the run, the ``tracemalloc`` peak of Python allocations during
 the run (with ``--tracemalloc``, which slows the run down), the wall-clock and CPU time taken and the size
@@ -20,7 +20,7 @@ import tracemalloc
 from pathlib import Path
 
 from flip7_spec.rulesets import preset
-from flip7_spec.simulate_run import SimulationRun, run_simulation
+from flip7_spec.simulation.simulate_run import SimulationRun, run_simulation
 
 SEED = "bench"
 

@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from bench.support import SEED, trace_corpus_of
-from flip7_spec.policies import threshold_policy
 from flip7_spec.rulesets import preset
+from flip7_spec.simulation.policies import threshold_policy
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -62,7 +62,7 @@ def workload(path: str, size: int) -> Callable[[], Any]:
     ruleset = preset("flip7")
     policy = threshold_policy(20)
     if path in ("simulate", "simulate-out"):
-        from flip7_spec.simulate_run import SimulationRun, _play_chunk
+        from flip7_spec.simulation.simulate_run import SimulationRun, _play_chunk
 
         out = Path("unused.jsonl") if path == "simulate-out" else None  # _play_chunk returns the lines
         run = SimulationRun(ruleset, 3 if path == "simulate" else 4, size, SEED, out=out)
@@ -70,7 +70,7 @@ def workload(path: str, size: int) -> Callable[[], Any]:
     if path in ("replay-file", "replay-bare"):
         import tempfile
 
-        from flip7_spec.simulate_run import SimulationRun, run_simulation
+        from flip7_spec.simulation.simulate_run import SimulationRun, run_simulation
         from flip7_spec.trace.reader import read_traces
         from flip7_spec.trace.replay import replay
 

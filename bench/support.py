@@ -25,9 +25,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from flip7_spec.policies import Policy
 from flip7_spec.rulesets import Ruleset
-from flip7_spec.simulate import game_rng, record_game
+from flip7_spec.simulation.policies import Policy
+from flip7_spec.simulation.simulate import game_rng, record_game
 from flip7_spec.trace.canonical import dumps_line
 from flip7_spec.trace.record import GameRecord
 

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from bench.support import note, report
-from flip7_spec.conformance import steer
+from flip7_spec.conformance import aimed as aimed_games
 from flip7_spec.conformance.cases import generated_game
 from flip7_spec.conformance.coverage import Coverage
 from flip7_spec.conformance.session import Corpus, EngineSpec, run
@@ -42,7 +42,7 @@ def test_default_run_with_coverage_and_aimed_games(benchmark: Any, monkeypatch: 
     def both() -> None:
         with monkeypatch.context() as patch:
             patch.setattr(Coverage, "add_case", lambda self, case, part: frozenset())
-            patch.setattr(steer, "played_clauses", lambda job: (
+            patch.setattr(aimed_games, "played_clauses", lambda job: (
                 generated_game(job.ruleset, job.players, job.seed, job.index), (frozenset(), frozenset())))
             runs["before"] = _default_run(aimed=False)
         runs["after"] = _default_run(aimed=True)

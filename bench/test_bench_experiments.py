@@ -15,9 +15,9 @@ from typing import Any
 from bench.support import SEED, report, timed
 from flip7_spec import load_ruleset
 from flip7_spec.analysis import solitaire, solitaire_deck, stay_at
-from flip7_spec.policy_specs import make_policy
-from flip7_spec.simulate import play_games
-from flip7_spec.simulate_run import SimulationRun, one_round_ruleset, run_experiment
+from flip7_spec.simulation.policy_specs import make_policy
+from flip7_spec.simulation.simulate import play_games
+from flip7_spec.simulation.simulate_run import SimulationRun, one_round_ruleset, run_experiment
 
 ROUNDS = 5_000
 BLANKS = str(Path(__file__).resolve().parents[1] / "examples" / "rulesets" / "solitaire-blanks.toml")

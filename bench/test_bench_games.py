@@ -32,9 +32,9 @@ from bench.support import (
 )
 from flip7_spec.machine import Game
 from flip7_spec.play import make_game
-from flip7_spec.policies import Policy
 from flip7_spec.rulesets import Ruleset
-from flip7_spec.simulate import Stats, game_rng, play_game, record_game
+from flip7_spec.simulation.policies import Policy
+from flip7_spec.simulation.simulate import Stats, game_rng, play_game, record_game
 
 PLAYERS = (3, 6, 18)
 GAMES_PER_ROUND = {3: 300, 6: 150, 18: 50}

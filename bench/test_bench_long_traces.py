@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 
 from bench.support import SEED, Durations, note, report, timed
-from flip7_spec.policies import threshold_policy
 from flip7_spec.rulesets import ruleset_from_json
-from flip7_spec.simulate import game_rng, record_game
+from flip7_spec.simulation.policies import threshold_policy
+from flip7_spec.simulation.simulate import game_rng, record_game
 from flip7_spec.trace.canonical import dumps_document
 from flip7_spec.trace.reader import read_traces
 from flip7_spec.trace.replay import CONFORM, replay

@@ -4,7 +4,7 @@ One row per line of the table of targets (docs/performance.md, "The targets"), e
 machine is shared: the wall clock moves with other work, the CPU time of this process much less):
 
 - whole games the way ``flip7-spec simulate -p 3 --strategy threshold`` plays them (the per-round statistics
-  kept, :func:`flip7_spec.simulate_run._play_chunk`), against flop7 1.0.2 playing the same games in-process
+  kept, :func:`flip7_spec.simulation.simulate_run._play_chunk`), against flop7 1.0.2 playing the same games in-process
   with the same policy (:mod:`bench.flop7_games`), and against the in-repo floor loop
   (:func:`bench.test_bench_games.floor_game`);
 - ``replay`` of 200 recorded 4-player games with observations, read from their ``.jsonl`` file as
@@ -32,7 +32,7 @@ from bench.test_bench_games import deck_values, floor_batch
 from bench.test_bench_replay import raw_replay
 from flip7_spec.collector import fewer_collections
 from flip7_spec.rulesets import Ruleset
-from flip7_spec.simulate_run import SimulationRun, _play_chunk, run_simulation
+from flip7_spec.simulation.simulate_run import SimulationRun, _play_chunk, run_simulation
 from flip7_spec.trace.reader import read_traces
 from flip7_spec.trace.replay import CONFORM, replay
 

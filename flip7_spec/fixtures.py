@@ -55,8 +55,8 @@ from flip7_spec.limits import SOURCE_FILE
 from flip7_spec.machine import Game
 from flip7_spec.outputs import write_file
 from flip7_spec.play import new_game
-from flip7_spec.policies import threshold_policy
 from flip7_spec.rulesets import Ruleset, load_ruleset, ruleset_from_json
+from flip7_spec.simulation.policies import threshold_policy
 from flip7_spec.trace.canonical import dumps_document
 from flip7_spec.trace.record import GameRecord
 
@@ -92,7 +92,7 @@ class Checkpoint:
 
 
 @dataclass(frozen=True, slots=True)
-class Source:
+class FixtureSource:
     """A parsed fixture source."""
 
     path: Path
@@ -116,7 +116,7 @@ class Source:
 class Compiled:
     """A compiled fixture: where it goes and its canonical text."""
 
-    source: Source
+    source: FixtureSource
     out: Path
     trace: dict[str, Any]
     text: str
@@ -225,7 +225,7 @@ def _checkpoint(value: Any, index: int, decisions: int, where: str) -> Checkpoin
     return Checkpoint(after, fields_, events)
 
 
-def load_source(root: Path, path: Path) -> Source:
+def load_source(root: Path, path: Path) -> FixtureSource:
     """Parse and check the fixture source at ``path`` (relative paths in it are relative to ``root``).
 
     Raises :class:`FixtureError` naming the file and the key for anything malformed: bad TOML, an unknown
@@ -277,7 +277,7 @@ def load_source(root: Path, path: Path) -> Source:
     checkpoints = data.get("expect", [])
     if not isinstance(checkpoints, list):
         raise FixtureError(f"{where}: expect: write it as [[expect]] tables")
-    return Source(
+    return FixtureSource(
         path=path,
         name=path.relative_to(root / "src").with_suffix("").as_posix(),
         description=description.strip(),
@@ -327,7 +327,7 @@ def sorted_reshuffler(ruleset: Ruleset) -> Any:
     return reshuffle
 
 
-def play_source(source: Source, where: str) -> GameRecord:
+def play_source(source: FixtureSource, where: str) -> GameRecord:
     """Play ``source`` on the reference: its decisions, then (with ``finish``) the rest of the game; returns
     its record, with the observation after every step.
 
@@ -364,8 +364,8 @@ def play_source(source: Source, where: str) -> GameRecord:
         observations.append(game.observation())
     if source.finish is not None:
         _finish(game, observations, FINISH_POLICIES[source.finish], where)
-    if game.reshuffles:
-        raise FixtureError(f"{where}: reshuffles: {len(game.reshuffles)} explicit order(s) were never needed")
+    if game.orders_waiting:
+        raise FixtureError(f"{where}: reshuffles: {game.orders_waiting} explicit order(s) were never needed")
     return GameRecord.of(game, observations=observations, generator=GENERATOR)
 
 
@@ -402,7 +402,7 @@ def _subsequence(expected: Sequence[Mapping[str, Any]], events: Sequence[Mapping
     return None
 
 
-def check_expectations(source: Source, played: GameRecord, where: str) -> None:
+def check_expectations(source: FixtureSource, played: GameRecord, where: str) -> None:
     """Compare every hand-derived expectation of ``source`` with what the reference did.
 
     Raises :class:`ExpectationFailed` at the first disagreement, naming the key, the hand-derived value

@@ -137,7 +137,7 @@ class Frame(Generic[GameT]):
 
     DRAWS_FOR_ACTION: ClassVar[bool] = False
     """Whether this frame draws cards for an Action in progress (a Flip Three, say): tools that look for a
-    reshuffle in the middle of an Action read it."""
+    reshuffle in the middle of an Action read it through :attr:`Game.drawing_for_action`."""
 
     def step(self, game: GameT) -> None:
         raise NotImplementedError
@@ -151,8 +151,21 @@ class Game:
 
     The public face: :attr:`pending`, :meth:`apply` (and :meth:`after`), :meth:`legal`, :meth:`observation`,
     :attr:`over`, :attr:`winners`, :attr:`totals`, :meth:`copy`, :attr:`history`. The state is plain data
-    (``players``, ``pile``, ``discard``, ``in_play``, ``order``, ``dealer``, ``round``) for tools that
-    inspect it; the methods whose names start with ``_`` are the frames' helpers and the game's hooks.
+    (``ruleset``, ``named_ruleset``, ``n`` the number of players, ``players``, ``pile``, ``discard``,
+    ``in_play``, ``order``, ``dealer``, ``round``) for tools that inspect it, with :meth:`status`,
+    :meth:`round_score`, :meth:`score_hand`, :meth:`draw_pile` and :attr:`drawing_for_action` reading it.
+    What a record of the game takes: ``start_events`` (the events of the first deal), :attr:`history`,
+    :attr:`initial_deck`, :attr:`initial_dealer`, :attr:`orders_used`, :attr:`orders_waiting`,
+    :attr:`recording`. The last round's end, for an ``on_round_end`` observer (called with the game as each
+    round ends): ``last_scores``, ``last_busted``, ``last_flip7``. Chance and driving: ``reshuffler`` (orders
+    a reshuffle no order was supplied for), :meth:`supply_reshuffle`, :meth:`restack`, :meth:`start`,
+    :meth:`play_out`.
+
+    Everything else is the machinery and starts with ``_``: the frame stack (``_stack``), the round's
+    bookkeeping (``_active``, ``_ending``), the queued reshuffle orders, the recording buffers and counters;
+    the frames' helpers (``_emit``, ``_ask``, ``_draw``, ...) and the game's hooks (``_begin_round``,
+    ``_round_scores``, ...), which a game's subclass and the misreadings override (docs/architecture.md, "The
+    machine and its hooks").
     """
 
     CLAUSES: ClassVar[MachineClauses]
@@ -186,14 +199,14 @@ class Game:
         self._next_entry = 0
         self.players: list[PlayerRound] = []
         self.order: list[int] = []
-        self.stack: list[Frame[Any]] = []
+        self._stack: list[Frame[Any]] = []
         self.pending: Decision | None = None
         self.over = False
         self.winners: list[int] = []
-        self.reshuffles: deque[list[Card]] = deque(list(order) for order in reshuffles)
+        self._reshuffles: deque[list[Card]] = deque(list(order) for order in reshuffles)
         self.reshuffler = reshuffler
-        self.active = 0
-        self.ending = False
+        self._active = 0
+        self._ending = False
         self.last_scores: list[int] = []
         self.last_busted: list[bool] = []
         self.last_flip7: int | None = None
@@ -236,14 +249,14 @@ class Game:
         kind = type(choice)
         if not (((kind is str or kind is int) and choice in pending.options) or _is_option(choice, pending.options)):
             raise _illegal(pending, choice)
-        queued = list(self.reshuffles) if self.reshuffles else None  # the orders waiting, for a rebuild
+        queued = list(self._reshuffles) if self._reshuffles else None  # the orders waiting, for a rebuild
         self.pending = None
         self._draws_without_decision = 0
         events = self._events
         if events is not None:
             events.clear()
         try:
-            self.stack[-1].decide(self, choice)
+            self._stack[-1].decide(self, choice)
             self._run()
         except ChanceError:
             self._rebuild(queued or [])
@@ -296,6 +309,18 @@ class Game:
         """Every reshuffle order used so far (top first), in the order the reshuffles happened."""
         return [list(order) for order in self._orders]
 
+    @property
+    def orders_waiting(self) -> int:
+        """How many reshuffle orders were supplied (to the constructor or :meth:`supply_reshuffle`) and not
+        used yet: a replay whose orders are all used leaves none."""
+        return len(self._reshuffles)
+
+    @property
+    def drawing_for_action(self) -> bool:
+        """Whether a frame of an Action in progress (a Flip Three, say: :attr:`Frame.DRAWS_FOR_ACTION`) is
+        under way, so that a reshuffle now happens in the middle of that Action."""
+        return any(frame.DRAWS_FOR_ACTION for frame in self._stack)
+
     def _rebuild(self, queued: list[list[Card]]) -> None:
         """Put the game back as it was before the call that failed: play it again from its start with the
         reshuffle orders it used, then queue ``queued`` (the orders that were waiting) again."""
@@ -304,7 +329,7 @@ class Game:
         again.start()
         for choice in self._choices:
             again.apply(choice)
-        again.reshuffles = deque(queued)
+        again._reshuffles = deque(queued)
         again.reshuffler = self.reshuffler
         again.on_round_end = self.on_round_end
         again.named_ruleset = self.named_ruleset
@@ -325,7 +350,7 @@ class Game:
         if isinstance(order, (str, bytes)) or not isinstance(order, Iterable):
             raise ChanceError(f"a reshuffle order is a list of cards (or their texts), not {type(order).__name__}")
         try:
-            self.reshuffles.append([c if isinstance(c, Card) else card(c) for c in order])
+            self._reshuffles.append([c if isinstance(c, Card) else card(c) for c in order])
         except CardError as error:
             raise ChanceError(f"reshuffle order: {error}") from None
 
@@ -442,7 +467,7 @@ class Game:
         choice = decision.options[0]
         self._emit("forced", self.CLAUSES.forced_choice, decision.player, decision.card,
                    (("kind", str(decision.kind)), ("choice", choice), ("because", because)))
-        self.stack[-1].decide(self, choice)
+        self._stack[-1].decide(self, choice)
 
     def _offer(self, decision: Decision, because: str) -> None:
         """Ask ``decision``, or make it at once when it has one option (a forced event naming ``because``)."""
@@ -457,7 +482,7 @@ class Game:
     def _set_status(self, seat: int, status: Status) -> None:
         player = self.players[seat]
         if player.status is ACTIVE:
-            self.active -= 1
+            self._active -= 1
         player.status = status
 
     def _put_in_play(self, card: Card) -> int:
@@ -504,7 +529,7 @@ class Game:
         self._draws_without_decision += 1
         if self._draws_without_decision > self._cycle_limit:
             self._emit("empty_deck", self.CLAUSES.endless)
-            self.ending = True
+            self._ending = True
             self._stalled_game = True
             return None
         pile = self.pile
@@ -512,7 +537,7 @@ class Game:
             stall = self._stalled() if self.discard else None
             if not self.discard or stall is not None:
                 self._emit("empty_deck", stall or self.CLAUSES.empty_deck)
-                self.ending = True
+                self._ending = True
                 return None
             self._reshuffle(self.CLAUSES.reshuffle)
         drawn = pile.pop()
@@ -531,8 +556,8 @@ class Game:
         # The discard pile becomes the new deck, in an order given from outside; table and in-play cards are
         # elsewhere and stay out.
         discard = self.discard
-        if self.reshuffles:
-            order = self.reshuffles.popleft()
+        if self._reshuffles:
+            order = self._reshuffles.popleft()
             if Counter(c.text for c in order) != Counter(c.text for c in discard):
                 held = sorted(c.text for c in discard)
                 raise ChanceError(
@@ -575,18 +600,18 @@ class Game:
                     raise _illegal(pending, choice)
                 self.pending = None
                 self._draws_without_decision = 0
-                self.stack[-1].decide(self, choice)
+                self._stack[-1].decide(self, choice)
                 self._choices.append(choice)
                 continue
-            if self.ending or (not self.active and (not self.FINISH_ACTIONS or len(self.stack) == 1)):
+            if self._ending or (not self._active and (not self.FINISH_ACTIONS or len(self._stack) == 1)):
                 last = self._before_scoring()
                 if last is not None:
-                    self.stack.append(last)
+                    self._stack.append(last)
                     last.step(self)
                     continue
-                self._end_round()  # replaces self.stack: never cache it across this call
+                self._end_round()  # replaces self._stack: never cache it across this call
                 continue
-            self.stack[-1].step(self)
+            self._stack[-1].step(self)
 
     def _turn_order(self) -> list[int]:
         """The seats in turn order for this round: clockwise from the Dealer's left, the Dealer last (option
@@ -600,9 +625,9 @@ class Game:
         n = self.n
         self.order = self._turn_order()
         self.players = [self._new_row() for _ in range(n)]
-        self.active = n
-        self.ending = False
-        self.stack = [self._begin_round()]
+        self._active = n
+        self._ending = False
+        self._stack = [self._begin_round()]
         if self._events is not None:
             self._emit("round_start", self.CLAUSES.deal, None, None, (("round", self.round), ("dealer", self.dealer)))
 
@@ -642,7 +667,7 @@ class Game:
         self.discard.extend(self.in_play)
         self.in_play = []
         self._play_entries = []
-        self.stack = []
+        self._stack = []
         clauses = self.CLAUSES
         if self._events is not None:
             self._emit("round_end", clauses.score, None, None, (("scores", scores), ("totals", list(self.totals))))

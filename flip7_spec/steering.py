@@ -2,7 +2,7 @@
 
 One implementation shared by the rare-state scripts of the Hypothesis strategies
 (:mod:`flip7_spec.strategies.rare_states`) and the conformance corpus's aimed games
-(:mod:`flip7_spec.conformance.steer`). A steered game stays a plain value: the draw pile it records is the
+(:mod:`flip7_spec.conformance.aimed`). A steered game stays a plain value: the draw pile it records is the
 order the cards were really drawn in, so its trace replays anywhere.
 """
 

@@ -47,7 +47,7 @@ def test_a_reshuffle_inside_a_flip_three_keeps_it_and_the_table_out(record: Game
 
     def check(game: Game, discard: list[Card]) -> None:
         at_reshuffle(game, discard)
-        frames = [f for f in game.stack if isinstance(f, FlipThree)]
+        frames = [f for f in game._stack if isinstance(f, FlipThree)]
         if frames:
             seen.append(True)
             # the Flip Three being resolved and the cards it set aside are in play, so (the multiset being

@@ -25,7 +25,7 @@ from flip7_spec.play import round_score
 from flip7_spec.protocol.adapter import EngineAdapter
 from flip7_spec.protocol.process import ProcessEngine
 from flip7_spec.rulesets import Ruleset
-from flip7_spec.strategies import Hand, hands
+from flip7_spec.strategies import FinalHand, hands
 from flip7_spec.testing import differential_machine, supported_rulesets
 
 
@@ -49,7 +49,7 @@ def test_the_engine_scores_hands_like_the_reference(flip7_engine: EngineAdapter)
     cases = supported_rulesets(hello).flatmap(lambda r: st.tuples(st.just(r), hands(r)))
 
     @given(cases)
-    def scores_agree(case: tuple[Ruleset, Hand]) -> None:
+    def scores_agree(case: tuple[Ruleset, FinalHand]) -> None:
         ruleset, hand = case
         expected = round_score(ruleset, hand.as_cards(), hand.busted)
         found = flip7_engine.score(ruleset.to_json(), list(hand.cards), hand.busted)
@@ -101,7 +101,7 @@ def test_the_javascript_engine_scores_hands_like_the_reference(javascript_engine
 
     @settings(max_examples=60)
     @given(cases)
-    def scores_agree(case: tuple[Ruleset, Hand]) -> None:
+    def scores_agree(case: tuple[Ruleset, FinalHand]) -> None:
         ruleset, hand = case
         expected = round_score(ruleset, hand.as_cards(), hand.busted)
         found = javascript_engine.score(ruleset.to_json(), list(hand.cards), hand.busted)

@@ -12,7 +12,7 @@ from flip7_spec.cards import card
 from flip7_spec.play import check_hand, round_score, score
 from flip7_spec.rulesets import Ruleset, preset
 from flip7_spec.scoring import FLIP7_SIZE, distinct_numbers
-from flip7_spec.strategies import Hand, hands, playable_presets, rulesets
+from flip7_spec.strategies import FinalHand, hands, playable_presets, rulesets
 
 BASE = rulesets(games=("flip7",))
 VENGEANCE = any(preset(name).game == "vengeance" for name in playable_presets())
@@ -20,13 +20,13 @@ needs_vengeance = pytest.mark.skipif(not VENGEANCE, reason="Vengeance cannot be 
 
 
 def ruleset_and_hand(strategy: st.SearchStrategy[Ruleset] = BASE, busted: bool | None = False
-                     ) -> st.SearchStrategy[tuple[Ruleset, Hand]]:
+                     ) -> st.SearchStrategy[tuple[Ruleset, FinalHand]]:
     return strategy.flatmap(lambda r: st.tuples(st.just(r), hands(r, busted=busted)))
 
 
 @pytest.mark.clause("F7-SCORE-BUST", "V-SCORE-BUST", "V-BRUTAL-MOD-BUSTED", "V-BRUTAL-MOD-BUSTED-NO-EFFECT")
 @given(ruleset_and_hand(rulesets(), busted=True))
-def test_a_busted_hand_scores_zero(case: tuple[Ruleset, Hand]) -> None:
+def test_a_busted_hand_scores_zero(case: tuple[Ruleset, FinalHand]) -> None:
     ruleset, hand = case
     values = [c.value for c in hand.as_cards() if c.is_number]
     assert len(values) > len(set(values)), "a busted hand holds a Number twice"
@@ -44,7 +44,7 @@ def test_a_busted_hand_scores_zero(case: tuple[Ruleset, Hand]) -> None:
 
 @pytest.mark.clause("F7-SCORE", "F7-ROW")
 @given(ruleset_and_hand(rulesets()), st.randoms(use_true_random=False))
-def test_the_order_of_the_cards_does_not_matter(case: tuple[Ruleset, Hand], rng: random.Random) -> None:
+def test_the_order_of_the_cards_does_not_matter(case: tuple[Ruleset, FinalHand], rng: random.Random) -> None:
     ruleset, hand = case
     cards = hand.as_cards()
     shuffled = list(cards)
@@ -54,7 +54,7 @@ def test_the_order_of_the_cards_does_not_matter(case: tuple[Ruleset, Hand], rng:
 
 @pytest.mark.clause("F7-SCORE", "F7-MOD-X2")
 @given(ruleset_and_hand())
-def test_x2_doubles_the_numbers_only(case: tuple[Ruleset, Hand]) -> None:
+def test_x2_doubles_the_numbers_only(case: tuple[Ruleset, FinalHand]) -> None:
     ruleset, hand = case
     cards = [c for c in hand.as_cards() if c.text != "x2"]
     numbers = sum(c.value for c in cards if c.is_number)
@@ -63,7 +63,7 @@ def test_x2_doubles_the_numbers_only(case: tuple[Ruleset, Hand]) -> None:
 
 @pytest.mark.clause("F7-MOD-ADD", "F7-MOD-NO-BUST")
 @given(ruleset_and_hand(), st.sampled_from([2, 4, 6, 8, 10]))
-def test_a_plus_card_adds_exactly_its_value(case: tuple[Ruleset, Hand], amount: int) -> None:
+def test_a_plus_card_adds_exactly_its_value(case: tuple[Ruleset, FinalHand], amount: int) -> None:
     ruleset, hand = case
     cards = hand.as_cards()
     plus = card(f"+{amount}")
@@ -72,7 +72,7 @@ def test_a_plus_card_adds_exactly_its_value(case: tuple[Ruleset, Hand], amount: 
 
 @pytest.mark.clause("F7-FLIP7", "F7-FLIP7-BONUS", "F7-FLIP7-ZERO", "F7-MOD-NO-BUST")
 @given(ruleset_and_hand())
-def test_the_bonus_comes_exactly_with_seven_different_numbers(case: tuple[Ruleset, Hand]) -> None:
+def test_the_bonus_comes_exactly_with_seven_different_numbers(case: tuple[Ruleset, FinalHand]) -> None:
     ruleset, hand = case
     result = score(ruleset, hand.as_cards())
     seven = distinct_numbers(hand.as_cards()) == FLIP7_SIZE
@@ -83,7 +83,7 @@ def test_the_bonus_comes_exactly_with_seven_different_numbers(case: tuple[Rulese
 
 @pytest.mark.clause("F7-MOD-ONLY", "F7-STAY-MODIFIERS-ONLY")
 @given(ruleset_and_hand())
-def test_a_hand_of_modifiers_scores_its_plus_cards(case: tuple[Ruleset, Hand]) -> None:
+def test_a_hand_of_modifiers_scores_its_plus_cards(case: tuple[Ruleset, FinalHand]) -> None:
     ruleset, hand = case
     modifiers = [c for c in hand.as_cards() if c.is_modifier]
     assert round_score(ruleset, modifiers) == sum(c.value for c in modifiers if c.text.startswith("+"))
@@ -91,7 +91,7 @@ def test_a_hand_of_modifiers_scores_its_plus_cards(case: tuple[Ruleset, Hand]) -
 
 @pytest.mark.clause("F7-CHANCE-KEEP", "F7-FREEZE-KEEPS-CARDS", "F7-SCORE")
 @given(ruleset_and_hand())
-def test_kept_actions_score_nothing_and_scores_are_never_negative(case: tuple[Ruleset, Hand]) -> None:
+def test_kept_actions_score_nothing_and_scores_are_never_negative(case: tuple[Ruleset, FinalHand]) -> None:
     ruleset, hand = case
     cards = hand.as_cards()
     without_actions = [c for c in cards if not c.is_action]
@@ -100,7 +100,7 @@ def test_kept_actions_score_nothing_and_scores_are_never_negative(case: tuple[Ru
 
 @pytest.mark.clause("F7-SCORE", "F7-FLIP7")
 @given(ruleset_and_hand(rulesets()))
-def test_generated_hands_are_possible_hands(case: tuple[Ruleset, Hand]) -> None:
+def test_generated_hands_are_possible_hands(case: tuple[Ruleset, FinalHand]) -> None:
     ruleset, hand = case
     check_hand(ruleset, hand.as_cards())
 
@@ -111,7 +111,7 @@ VENGEANCE_RULESETS = rulesets(games=("vengeance",)) if VENGEANCE else st.nothing
 @needs_vengeance
 @pytest.mark.clause("V-SCORE-FLOOR", "V-BRUTAL-NEGATIVE", "V-SCORE")
 @given(ruleset_and_hand(VENGEANCE_RULESETS) if VENGEANCE else st.nothing())
-def test_vengeance_scores_fall_below_zero_only_when_allowed(case: tuple[Ruleset, Hand]) -> None:
+def test_vengeance_scores_fall_below_zero_only_when_allowed(case: tuple[Ruleset, FinalHand]) -> None:
     ruleset, hand = case
     total = round_score(ruleset, hand.as_cards())
     if not (ruleset.negative_scores or ruleset.brutal_mode):
@@ -121,7 +121,7 @@ def test_vengeance_scores_fall_below_zero_only_when_allowed(case: tuple[Ruleset,
 @needs_vengeance
 @pytest.mark.clause("V-SCORE", "V-TWO-DECKS-EFFECTS", "V-HALVE-WHOLE-TOTAL")
 @given(ruleset_and_hand(VENGEANCE_RULESETS) if VENGEANCE else st.nothing())
-def test_vengeance_halving_rounds_down_and_minus_cards_subtract(case: tuple[Ruleset, Hand]) -> None:
+def test_vengeance_halving_rounds_down_and_minus_cards_subtract(case: tuple[Ruleset, FinalHand]) -> None:
     ruleset, hand = case
     result = score(ruleset, hand.as_cards())
     halvings = sum(1 for c in hand.as_cards() if c.text == "/2")
@@ -142,7 +142,7 @@ def test_vengeance_halving_rounds_down_and_minus_cards_subtract(case: tuple[Rule
 @needs_vengeance
 @pytest.mark.clause("V-ZERO-SCORE", "V-ZERO-FLIP7")
 @given(ruleset_and_hand(VENGEANCE_RULESETS) if VENGEANCE else st.nothing())
-def test_the_zero_makes_the_round_zero_unless_flip_7(case: tuple[Ruleset, Hand]) -> None:
+def test_the_zero_makes_the_round_zero_unless_flip_7(case: tuple[Ruleset, FinalHand]) -> None:
     ruleset, hand = case
     result = score(ruleset, hand.as_cards())
     if ruleset.special_numbers and "ZERO" in hand.cards and not result.flip7:

@@ -104,9 +104,9 @@ ONE_GAME = ("--no-fixtures", "--no-scoring", "-r", "flip7", "--games", "1", "--m
 
 def _trace(players: int = 3, seed: int = 1, target: int | None = None) -> dict[str, Any]:
     """A whole recorded game (events and observations), from the reference."""
-    from flip7_spec.policies import threshold_policy
     from flip7_spec.rulesets import preset, ruleset_from_json
-    from flip7_spec.simulate import game_rng, record_game
+    from flip7_spec.simulation.policies import threshold_policy
+    from flip7_spec.simulation.simulate import game_rng, record_game
 
     ruleset = preset("flip7") if target is None else ruleset_from_json(
         {"base": "flip7", "name": f"to-{target}", "options": {"target_score": target}})

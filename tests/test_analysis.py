@@ -14,7 +14,7 @@ import pytest
 from flip7_spec import Ruleset, card, preset
 from flip7_spec.analysis import (
     AnalysisError,
-    Hand,
+    SolitaireHand,
     SolitaireOutcome,
     never_stay,
     seven_distinct_probability,
@@ -26,12 +26,12 @@ from flip7_spec.analysis import (
     threshold_table,
 )
 from flip7_spec.rulesets import ruleset_from_json
-from flip7_spec.simulate_run import SimulationRun, run_experiment
+from flip7_spec.simulation.simulate_run import SimulationRun, run_experiment
 
 FLIP7_DECK_NUMBERS = {str(v): max(v, 1) for v in range(13)}
 
 
-def brute_force(deck: list[str], stays: Callable[[Hand], bool], bonus: int = 15
+def brute_force(deck: list[str], stays: Callable[[SolitaireHand], bool], bonus: int = 15
                 ) -> tuple[Fraction, Fraction, Fraction, Fraction]:
     """Expected score, bust and Flip 7 probabilities and expected cards, following every draw sequence of
     ``deck`` one by one (no two sequences merged) by the rules: a duplicate Number busts (0 points), seven
@@ -55,7 +55,7 @@ def brute_force(deck: list[str], stays: Callable[[Hand], bool], bonus: int = 15
                 grown = (*numbers, face.value) if face.is_number else numbers
                 times = multiplier * face.value if text.startswith("x") else multiplier
                 plus = adds + face.value if text.startswith("+") else adds
-                hand = Hand(frozenset(grown), sum(grown), times, plus, drawn + 1)
+                hand = SolitaireHand(frozenset(grown), sum(grown), times, plus, drawn + 1)
                 if len(grown) == 7:
                     outcome = (Fraction(hand.round_score + bonus), Fraction(0), Fraction(1), Fraction(drawn + 1))
                 elif stays(hand):
@@ -83,8 +83,8 @@ def tiny(deck: dict[str, int]) -> Ruleset:
     ],
     ids=["numbers-threshold", "score-threshold", "cards", "always-hit-flip7", "blank-flip7"],
 )
-def test_exact_values_equal_brute_force_over_every_deck_order(deck: dict[str, int], rule: Callable[[Hand], bool]
-                                                               ) -> None:
+def test_exact_values_equal_brute_force_over_every_deck_order(deck: dict[str, int],
+                                                               rule: Callable[[SolitaireHand], bool]) -> None:
     # "x1" is kept as a modifier here (blanks=()), so the brute force's multiplication by 1 is what it does
     outcome = solitaire(solitaire_deck(tiny(deck), blanks=()), rule)
     texts = [text for text, count in deck.items() for _ in range(count)]
@@ -94,7 +94,7 @@ def test_exact_values_equal_brute_force_over_every_deck_order(deck: dict[str, in
 
 
 def test_blanks_followed_one_by_one_or_spread_afterwards_give_the_same_exact_values() -> None:
-    # A rule that reads Hand.cards makes the program follow every blank; stay_at lets it merge them and spread
+    # A rule that reads SolitaireHand.cards makes the program follow every blank; stay_at lets it merge them and spread
     # the card counts afterwards (negative hypergeometric positions): both must agree to the last fraction.
     ruleset = tiny({"1": 1, "2": 2, "3": 3, "4": 2, "+2": 1, "x2": 1, "FREEZE": 2, "CHANCE": 1})
     deck = solitaire_deck(ruleset, blanks={"FREEZE", "CHANCE", "x2"})
@@ -193,7 +193,7 @@ def test_the_documented_exact_values_and_threshold_table() -> None:
     ids=["whole-deck-drawn", "blank-read-as-a-card", "score-by-default", "other-bonus"],
 )
 def test_exact_values_with_blanks_equal_brute_force(deck: dict[str, int], options: dict[str, int],
-                                                    rule: Callable[[Hand], bool]) -> None:
+                                                    rule: Callable[[SolitaireHand], bool]) -> None:
     """Blanks (drawn, nothing else), a round that draws the whole deck and scores the hand (F7-EMPTY-DECK), a
     rule that counts the blanks among the cards, stay_at's default (the round score), the ruleset's own Flip 7
     bonus: the exact values are the brute force's, as fractions."""
@@ -207,7 +207,7 @@ def test_exact_values_with_blanks_equal_brute_force(deck: dict[str, int], option
 
 def test_stay_with_cards_stays_from_that_many_cards_and_a_table_uses_its_blanks() -> None:
     rule = stay_with_cards(3)
-    assert [rule(Hand(frozenset({1}), 1, 1, 0, cards)) for cards in (2, 3, 4)] == [False, True, True]
+    assert [rule(SolitaireHand(frozenset({1}), 1, 1, 0, cards)) for cards in (2, 3, 4)] == [False, True, True]
     blanks = {"FREEZE", "FLIP3", "CHANCE"}  # the x2 keeps its effect
     table = threshold_table(preset("flip7"), [15], blanks=blanks)[15]
     alone = solitaire(solitaire_deck(preset("flip7"), blanks), stay_at(15, on="numbers"))

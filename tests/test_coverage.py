@@ -15,6 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from flip7_spec.clauses import clauses_for
+from flip7_spec.conformance.aimed import MISSES, aimed_cases, played_clauses
 from flip7_spec.conformance.cases import game_jobs, generated_cases, generated_game
 from flip7_spec.conformance.coverage import (
     Coverage,
@@ -30,7 +31,6 @@ from flip7_spec.conformance.coverage import (
 )
 from flip7_spec.conformance.hunts import Aim, RunawayGame, aimed_game, deck_hunt
 from flip7_spec.conformance.session import Corpus
-from flip7_spec.conformance.steer import MISSES, aimed_cases, played_clauses
 from flip7_spec.evidence import Evidence, RoundEnd, ScoredRow
 from flip7_spec.protocol.adapter import reference_hello
 from flip7_spec.registry import definition_of

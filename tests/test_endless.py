@@ -12,9 +12,9 @@ from flip7_spec.cards import Card
 from flip7_spec.errors import ChanceError, LimitError, SetupError
 from flip7_spec.events import Event
 from flip7_spec.play import new_game
-from flip7_spec.policies import threshold_policy
 from flip7_spec.rulesets import Ruleset, preset, ruleset_from_json
-from flip7_spec.simulate import play_game
+from flip7_spec.simulation.policies import threshold_policy
+from flip7_spec.simulation.simulate import play_game
 
 
 def custom(deck: dict[str, int], **options: object) -> Ruleset:
@@ -96,7 +96,7 @@ def test_rounds_that_bank_points_without_a_decision_are_not_endless() -> None:
 def test_a_game_whose_players_never_end_it_stops_at_the_decision_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     # Two players, one 1 each: every round both bank 1, so they tie at every total and (tie_at_target = play
     # another round) the game can never end, whatever they choose. The simulator stops it at the limit.
-    monkeypatch.setattr("flip7_spec.simulate.MAX_DECISIONS_PER_GAME", 300)
+    monkeypatch.setattr("flip7_spec.simulation.simulate.MAX_DECISIONS_PER_GAME", 300)
     ruleset = custom({"1": 2}, min_players=1, target_score=5)
     with pytest.raises(LimitError, match="did not end within 300 decisions"):
         play_game(ruleset, 2, threshold_policy(15), random.Random(0))

@@ -10,8 +10,8 @@ import pytest
 from flip7_spec import IllegalDecision, new_game, preset, round_score
 from flip7_spec.errors import ChanceError, SetupError
 from flip7_spec.machine import Game
-from flip7_spec.policies import random_policy, threshold_policy
-from flip7_spec.simulate import Stats, game_rng, play_game
+from flip7_spec.simulation.policies import random_policy, threshold_policy
+from flip7_spec.simulation.simulate import Stats, game_rng, play_game
 
 FLIP7 = preset("flip7")
 

@@ -18,9 +18,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from flip7_spec.policies import threshold_policy
 from flip7_spec.rulesets import preset
-from flip7_spec.simulate import game_rng, record_game
+from flip7_spec.simulation.policies import threshold_policy
+from flip7_spec.simulation.simulate import game_rng, record_game
 from flip7_spec.trace.canonical import _compact as canonical_text
 from flip7_spec.trace.canonical import _standard as standard_text
 from flip7_spec.trace.compare import canonical, same_json, step_difference

@@ -18,8 +18,8 @@ from flip7_spec.conformance import FAIL, PASS
 from flip7_spec.conformance.cases import generated_cases
 from flip7_spec.conformance.fingerprint import (
     Cause,
-    Entry,
     Fingerprint,
+    FingerprintEntry,
     _spread,
     cause_lines,
     cause_table,
@@ -93,14 +93,14 @@ def test_a_reading_shown_on_one_preset_stands_on_the_games_other_presets() -> No
     found = fingerprints(results)
     assert set(found) == {"flip7", "flip7-no-deal"}
     assert found["flip7-no-deal"].readings == ("dealer_fixed",)
-    assert found["flip7-no-deal"].entries == (Entry("dealer_fixed", explained=1, possible=1),)
-    assert found["flip7"].entries == (Entry("dealer_fixed", explained=1),)
+    assert found["flip7-no-deal"].entries == (FingerprintEntry("dealer_fixed", explained=1, possible=1),)
+    assert found["flip7"].entries == (FingerprintEntry("dealer_fixed", explained=1),)
 
 
 def test_an_entrys_evidence_names_a_contradicting_case_only_when_there_is_one() -> None:
-    assert Entry("dealer_fixed", 2, 1).to_json() == {"explained": 2, "possible": 1, "contradicted": 0,
+    assert FingerprintEntry("dealer_fixed", 2, 1).to_json() == {"explained": 2, "possible": 1, "contradicted": 0,
                                                      "checked": 0}
-    assert Entry("dealer_fixed", 2, 0, 3, 9, "game:x").to_json() == {
+    assert FingerprintEntry("dealer_fixed", 2, 0, 3, 9, "game:x").to_json() == {
         "explained": 2, "possible": 0, "contradicted": 3, "checked": 9, "against": "game:x"}
 
 
@@ -115,7 +115,7 @@ def test_only_fingerprints_with_readings_are_written(tmp_path: Path) -> None:
     prints = fingerprints([result("game:1", [reading("dealer_fixed")]),
                            result("game:2", [reading("turns_to_the_right")], base="vengeance")])
     empty = Fingerprint("flip7-no-deal", dataclasses.replace(preset("flip7-no-deal"), deviations=()), (),
-                        (Entry("dealer_fixed", 1, 0, 2, 2, "game:3"),))
+                        (FingerprintEntry("dealer_fixed", 1, 0, 2, 2, "game:3"),))
     assert write_fingerprints(tmp_path / "none.toml", {"flip7-no-deal": empty}) == []
     assert list(tmp_path.iterdir()) == []
     one = write_fingerprints(tmp_path / "one.toml", {"flip7": prints["flip7"], "flip7-no-deal": empty})
@@ -126,8 +126,8 @@ def test_only_fingerprints_with_readings_are_written(tmp_path: Path) -> None:
 
 
 def test_the_summary_names_each_fingerprints_evidence_and_what_it_leaves_out() -> None:
-    prints = {"flip7": Fingerprint("flip7", preset("flip7"), (Entry("dealer_fixed", 2, 0, 0, 5),),
-                                   (Entry("turns_to_the_right", 1, 0, 3, 5, "game:7"),))}
+    prints = {"flip7": Fingerprint("flip7", preset("flip7"), (FingerprintEntry("dealer_fixed", 2, 0, 0, 5),),
+                                   (FingerprintEntry("turns_to_the_right", 1, 0, 3, 5, "game:7"),))}
     plain = [result("game:1", [reading("dealer_fixed")])]
     lines = ["fingerprint of the engine on flip7: dealer_fixed (2 explained, 0 of 5 passed cases contradict)",
              "  dropped turns_to_the_right: the reference under it fails 3 of 5 cases the engine passed (e.g. "
@@ -239,7 +239,7 @@ def test_readings_fine_alone_that_fail_a_passed_case_together_lose_the_weakest(
                result("game:3", [reading("turns_to_the_right")])]
     found = fingerprints(results, passed)["flip7"]
     assert found.readings == ("dealer_fixed",)
-    assert found.dropped == (Entry("turns_to_the_right", 1, 0, 3, 3, "game:x"),)
+    assert found.dropped == (FingerprintEntry("turns_to_the_right", 1, 0, 3, 3, "game:x"),)
     monkeypatch.setattr(fingerprint, "reproduces_case", lambda case, ruleset: not ruleset.deviations)
     none = fingerprints(results[:1], passed)["flip7"]
     assert none.readings == () and none.ruleset.description == "flip7 as the engine plays it: no reading that holds"
@@ -280,8 +280,8 @@ def test_every_reading_of_a_failure_counts_whatever_comes_before_it() -> None:
     mixed = result("game:1", [{"reading": None, "text": "unexplained: clause F7-DEAL (a guess) at $.dealer"},
                               reading("dealer_fixed")])
     assert fingerprints([mixed])["flip7"].readings == ("dealer_fixed",)
-    two = {"flip7": Fingerprint("flip7", preset("flip7"), (Entry("dealer_fixed", 2, 0, 0, 5),
-                                                           Entry("bust_banks_cards", 1, 0, 1, 5, "game:2")))}
+    two = {"flip7": Fingerprint("flip7", preset("flip7"), (FingerprintEntry("dealer_fixed", 2, 0, 0, 5),
+                                                           FingerprintEntry("bust_banks_cards", 1, 0, 1, 5, "game:2")))}
     assert fingerprint_lines(two, [mixed])[0] == (
         "fingerprint of the engine on flip7: dealer_fixed (2 explained, 0 of 5 passed cases contradict), "
         "bust_banks_cards (1 explained, 1 of 5 passed cases contradict)")
@@ -302,4 +302,4 @@ def test_of_readings_that_fail_a_passed_case_together_the_one_dropped_is_of_the_
                result("game:5", [reading("turns_to_the_right")]), result("game:6", [reading("bust_banks_cards")])]
     found = fingerprints(results, passed)["flip7"]
     assert set(found.readings) == {"dealer_fixed", "bust_banks_cards"}
-    assert found.dropped == (Entry("turns_to_the_right", 2, 0, 3, 3, "game:x"),)
+    assert found.dropped == (FingerprintEntry("turns_to_the_right", 2, 0, 3, 3, "game:x"),)

@@ -9,9 +9,9 @@ from dataclasses import replace
 import pytest
 
 from flip7_spec.play import make_game, new_game
-from flip7_spec.policies import random_policy, threshold_policy
 from flip7_spec.rulesets import preset
-from flip7_spec.simulate import game_rng, play_game, record_game
+from flip7_spec.simulation.policies import random_policy, threshold_policy
+from flip7_spec.simulation.simulate import game_rng, play_game, record_game
 from flip7_spec.trace.canonical import dumps_line
 from flip7_spec.trace.record import GameRecord, record_choices
 from flip7_spec.trace.replay import CONFORM, replay

@@ -205,7 +205,7 @@ class EarlyDiscardGame(VengeanceGame):
         pass  # in the discard pile already
 
     def _no_target(self, action: Card) -> None:
-        self.stack.pop()
+        self._stack.pop()
 
 
 class OwnCardSteal(Steal):
@@ -228,7 +228,7 @@ class EarlyDiscardOwnStealGame(EarlyDiscardGame):
         if revealed.kind is STEAL:
             self._take_from_play(revealed)
             self.discard.append(revealed)
-            self.stack.append(OwnCardSteal(revealed, seat))
+            self._stack.append(OwnCardSteal(revealed, seat))
             return
         super()._resolve_revealed(seat, revealed)
 

@@ -22,7 +22,7 @@ from flip7_spec.jsontext import parse_json, parse_toml
 from flip7_spec.judge.runner import CaseResult
 from flip7_spec.limits import LIMITS, NESTING, PLAYERS, check_game_size
 from flip7_spec.rulesets import ruleset_from_json
-from flip7_spec.simulate_run import SimulationRun, _results, chunk_count
+from flip7_spec.simulation.simulate_run import SimulationRun, _results, chunk_count
 from flip7_spec.terminal import printable, printable_json
 
 REPO = Path(__file__).resolve().parent.parent
@@ -71,11 +71,11 @@ def test_simulate_starts_no_more_workers_than_units_of_work(monkeypatch: pytest.
     """20 games are one unit of work: one process plays them, whatever --workers says."""
     started: list[int] = []
 
-    def recording(function: Any, tasks: Any, workers: int, **_: Any) -> Any:
+    def no_pool(function: Any, tasks: Any, workers: int, **_: Any) -> Any:
         started.append(workers)
         raise AssertionError("no pool for one unit of work")
 
-    monkeypatch.setattr("flip7_spec.simulate_run.ordered_map", recording)
+    monkeypatch.setattr("flip7_spec.simulation.simulate_run.ordered_map", no_pool)
     run = SimulationRun(ruleset=preset("flip7"), players=3, games=20, seed="0", strategy="random", workers=64)
     assert chunk_count(run) == 1
     assert sum(count for count, _ in _results(run)) == 20

@@ -14,12 +14,12 @@ import pytest
 
 from flip7_spec.errors import IllegalDecision
 from flip7_spec.events import Choice, Decision
-from flip7_spec.intervals import Moments
 from flip7_spec.machine import Game
-from flip7_spec.policies import random_policy, threshold_policy
-from flip7_spec.round_stats import RoundStats
 from flip7_spec.rulesets import preset
-from flip7_spec.simulate import _dealt, game_rng
+from flip7_spec.simulation.intervals import Moments
+from flip7_spec.simulation.policies import random_policy, threshold_policy
+from flip7_spec.simulation.round_stats import RoundStats
+from flip7_spec.simulation.simulate import _dealt, game_rng
 
 
 def _state(game: Game) -> tuple[object, ...]:

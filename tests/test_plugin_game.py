@@ -16,8 +16,8 @@ from flip7_spec.cards import card, card_type, named_card_texts
 from flip7_spec.clauses import clauses_for
 from flip7_spec.conformance.session import Corpus, EngineSpec, run
 from flip7_spec.errors import CardError
-from flip7_spec.policies import threshold_policy
 from flip7_spec.registry import game_definition, game_names
+from flip7_spec.simulation.policies import threshold_policy
 from flip7_spec.trace.record import record_choices
 from flip7_spec.trace.replay import CONFORM, DIVERGE, replay
 from flip7_spec.trace.schema import load_schema

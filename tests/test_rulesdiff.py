@@ -17,8 +17,7 @@ from click.testing import CliRunner
 from flip7_spec.cards import card
 from flip7_spec.cli import cli
 from flip7_spec.cli.common import run_main
-from flip7_spec.conformance.fingerprint import Entry, Fingerprint, fingerprint_text
-from flip7_spec.policies import random_policy
+from flip7_spec.conformance.fingerprint import Fingerprint, FingerprintEntry, fingerprint_text
 from flip7_spec.rulesdiff.budget import Budget
 from flip7_spec.rulesdiff.every import every_reading, outcome, readings_of
 from flip7_spec.rulesdiff.exhaustive import Bound, search
@@ -36,6 +35,7 @@ from flip7_spec.rulesdiff.report import traces
 from flip7_spec.rulesdiff.run import Settings, default_bound, diff
 from flip7_spec.rulesdiff.sides import Sides, readings_between, search_card_types, with_readings
 from flip7_spec.rulesets import Ruleset, preset
+from flip7_spec.simulation.policies import random_policy
 from flip7_spec.trace.replay import CONFORM, DIVERGE, replay
 from tests.rulesdiff_naive import play, smallest_split
 
@@ -298,9 +298,9 @@ def test_flip7_without_a_deal_differs_from_flip7_in_its_events_only() -> None:
 
 def test_two_fingerprints_are_diffed_by_the_readings_they_hold(tmp_path: Path) -> None:
     one = Fingerprint("flip7", replace(FLIP7, name="engine-1", deviations=("x2_doubles_adds",)),
-                      (Entry("x2_doubles_adds", 3),))
+                      (FingerprintEntry("x2_doubles_adds", 3),))
     two = Fingerprint("flip7", replace(FLIP7, name="engine-2", deviations=("x2_doubles_adds", "freeze_not_self")),
-                      (Entry("x2_doubles_adds", 3), Entry("freeze_not_self", 1)))
+                      (FingerprintEntry("x2_doubles_adds", 3), FingerprintEntry("freeze_not_self", 1)))
     paths = []
     for number, (fingerprint, suffix) in enumerate([(one, ".toml"), (two, ".json")]):
         path = tmp_path / f"fingerprint-{number}{suffix}"

@@ -19,8 +19,8 @@ import pytest
 from flip7_spec import new_game, preset
 from flip7_spec.cli import cli
 from flip7_spec.cli.common import run_main
-from flip7_spec.policy_specs import make_policy
-from flip7_spec.policy_view import player_view
+from flip7_spec.simulation.policy_specs import make_policy
+from flip7_spec.simulation.policy_view import player_view
 
 ONE_PLAYER = ["-p", "1", "--option", "min_players=1"]
 USER_POLICY = '''

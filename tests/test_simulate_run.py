@@ -1,10 +1,10 @@
-"""What a simulation run promises (flip7_spec/simulate_run.py, flip7_spec/simulate.py, docs/simulation.md): the
-traces it writes are the games it played, one line each, named by their seed and the command that played them,
-the same for any worker count; everything is checked before the first game, and each refusal says what and why;
-a trace replay would refuse as too large is not written; a failing game is named by its index and seed; a user's
-policy plays in a worker process that leaves interrupts to the parent; the pool's workers end at once when a run
-stops; the progress bar counts games or rounds and leaves no line behind; the JSON gives means to 3 decimals
-with their sample standard deviation and rates to 4."""
+"""What a simulation run promises (flip7_spec/simulation/simulate_run.py, flip7_spec/simulation/simulate.py,
+docs/simulation.md): the traces it writes are the games it played, one line each, named by their seed and the
+command that played them, the same for any worker count; everything is checked before the first game, and each
+refusal says what and why; a trace replay would refuse as too large is not written; a failing game is named by
+its index and seed; a user's policy plays in a worker process that leaves interrupts to the parent; the pool's
+workers end at once when a run stops; the progress bar counts games or rounds and leaves no line behind; the
+JSON gives means to 3 decimals with their sample standard deviation and rates to 4."""
 
 from __future__ import annotations
 
@@ -23,19 +23,19 @@ from typing import Any
 
 import pytest
 
-import flip7_spec.simulate as simulate
-import flip7_spec.simulate_run as simulate_run
+import flip7_spec.simulation.simulate as simulate
+import flip7_spec.simulation.simulate_run as simulate_run
 from flip7_spec.errors import Flip7Error, LimitError, OutputError, SimulationError
-from flip7_spec.intervals import Moments, wilson_interval
 from flip7_spec.limits import Limit
 from flip7_spec.machine import Game
 from flip7_spec.ordered_pool import WorkerDied, ordered_map
-from flip7_spec.policies import threshold_policy
-from flip7_spec.policy_specs import seat_policies
-from flip7_spec.round_stats import RoundStats, SeatTally, _tally
 from flip7_spec.rulesets import preset
-from flip7_spec.simulate import Stats, game_rng, play_game, play_games, record_game, record_games
-from flip7_spec.simulate_run import (
+from flip7_spec.simulation.intervals import Moments, wilson_interval
+from flip7_spec.simulation.policies import threshold_policy
+from flip7_spec.simulation.policy_specs import seat_policies
+from flip7_spec.simulation.round_stats import RoundStats, SeatTally, _tally
+from flip7_spec.simulation.simulate import Stats, game_rng, play_game, play_games, record_game, record_games
+from flip7_spec.simulation.simulate_run import (
     SimulationRun,
     _guarded_chunk,
     _worker_signals,

@@ -1,4 +1,4 @@
-"""What ``simulate``'s figures promise (flip7_spec/simulate_run.py, round_stats.py, intervals.py, and
+"""What ``simulate``'s figures promise (flip7_spec/simulation/simulate_run.py, round_stats.py, intervals.py, and
 docs/simulation.md): a one-round experiment is one round, ties at the top included; a mean's interval is built
 on the sample standard deviation, and the intervals cover a known mean or rate at about their stated 95%; the
 overall rates count player-rounds, so they are the means of the rates by seat."""
@@ -14,12 +14,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from flip7_spec.intervals import Z95, Moments, wilson_interval
-from flip7_spec.policies import threshold_policy
-from flip7_spec.round_stats import RoundStats
 from flip7_spec.rulesets import preset
-from flip7_spec.simulate import Stats, play_games, record_games
-from flip7_spec.simulate_run import SimulationRun, one_round_ruleset, run_experiment
+from flip7_spec.simulation.intervals import Z95, Moments, wilson_interval
+from flip7_spec.simulation.policies import threshold_policy
+from flip7_spec.simulation.round_stats import RoundStats
+from flip7_spec.simulation.simulate import Stats, play_games, record_games
+from flip7_spec.simulation.simulate_run import SimulationRun, one_round_ruleset, run_experiment
 
 
 @pytest.mark.clause("F7-TIE", "F7-GAME-END")
@@ -171,7 +171,7 @@ def test_an_overall_rate_interval_stays_between_0_and_1() -> None:
     """Overall rates take the round as the unit (the mean over its seats) with the normal interval; a rare
     event's interval is cut at 0 (and at 1), since no rate lies outside them: one Flip 7 in 100 four-player
     rounds has a normal interval reaching below 0."""
-    from flip7_spec.round_stats import RoundStats
+    from flip7_spec.simulation.round_stats import RoundStats
 
     stats = RoundStats(4)
     for flip7 in [0.25] + [0.0] * 99:

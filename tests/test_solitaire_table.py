@@ -31,7 +31,7 @@ import pytest
 
 from flip7_spec import load_ruleset
 from flip7_spec.analysis import SolitaireOutcome, solitaire, solitaire_deck, stay_at
-from flip7_spec.simulate_run import SimulationRun, run_experiment
+from flip7_spec.simulation.simulate_run import SimulationRun, run_experiment
 
 BLANKS_RULESET = Path(__file__).resolve().parents[1] / "examples" / "rulesets" / "solitaire-blanks.toml"
 ROUNDS = 12_000  # 95% half-widths about ±0.21 points, ±0.76 bust points and ±0.02 cards: ~1.5 s per threshold

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from flip7_spec.fixtures import compiled_paths
-from flip7_spec.policies import threshold_policy
 from flip7_spec.rulesets import preset
-from flip7_spec.simulate import record_game
+from flip7_spec.simulation.policies import threshold_policy
+from flip7_spec.simulation.simulate import record_game
 from flip7_spec.trace.quickcheck import plausible_step, valid_observation, valid_outcome
 from flip7_spec.trace.replay import CONFORM, DIVERGE, replay
 from flip7_spec.trace.schema import load_schema, schema_errors

@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from flip7_spec.cli import cli
 from flip7_spec.cli.common import run_main
 from flip7_spec.fixtures import compiled_paths
-from flip7_spec.policies import random_policy, threshold_policy
 from flip7_spec.rulesets import Ruleset, load_ruleset, preset
-from flip7_spec.simulate import record_game
+from flip7_spec.simulation.policies import random_policy, threshold_policy
+from flip7_spec.simulation.simulate import record_game
 from flip7_spec.trace import reader
 from flip7_spec.trace.canonical import dumps_document, dumps_line
 from flip7_spec.trace.reader import read_traces

@@ -148,3 +148,36 @@ def test_every_path_the_architecture_names_exists() -> None:
     roots = [repo, PACKAGE, *(path for path in (PACKAGE / "games").iterdir() if path.is_dir()), PACKAGE / "games"]
     missing = [path for path in sorted(named) if not any((root / path).exists() for root in roots)]
     assert missing == []
+
+
+def _touch_table() -> dict[str, str]:
+    """docs/architecture.md's "to add X, touch Y" table: what to add, and the cell naming what to touch."""
+    text = (PACKAGE.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    table = text[text.index("| to add | touch | and then |"):]
+    rows = [line.split("|")[1:-1] for line in table[:table.index("\n\n")].splitlines()[2:]]
+    return {cells[0].strip(): cells[1] for cells in rows}
+
+
+def test_the_touch_table_says_where_the_code_reads_what_is_added() -> None:
+    """A row of the table is kept true where a test can: each game's file it names holds what a new card, option
+    or misreading is added to; a policy is a built-in of the module named; a CLI command is any ``cmd_NAME.py``
+    of the folder named, found by its name with no list to edit."""
+    from flip7_spec.cli import cli
+    from flip7_spec.registry import game_names
+
+    rows = _touch_table()
+    assert {"a card", "an option", "a misreading", "a game", "a policy", "a CLI command", "a report format of conform",
+            "a protocol command", "a field of the trace", "a conformance level"} <= set(rows)
+    for row, file, word in (("a card", "cards.py", "CardType("), ("an option", "ruleset.py", "OPTIONS"),
+                            ("a misreading", "misreadings.py", "MISREADINGS")):
+        assert f"`{file}`" in rows[row], (row, file)
+        for game in game_names():
+            folder = PACKAGE / "games" / game
+            if folder.is_dir():  # a built-in game
+                assert word in (folder / file).read_text(encoding="utf-8"), (row, game, file)
+    assert "`flip7_spec/simulation/policies.py`" in rows["a policy"]
+    from flip7_spec.simulation.policies import BUILT_INS
+    assert "threshold" in BUILT_INS and "`BUILT_INS`" in rows["a policy"]
+    assert "`flip7_spec/cli/`" in rows["a CLI command"]
+    files = sorted(path.stem[4:] for path in (PACKAGE / "cli").glob("cmd_*.py"))
+    assert cli.list_commands(None) == files  # type: ignore[arg-type]

@@ -25,9 +25,9 @@ from flip7_spec.errors import IllegalDecision, RulesetError, SetupError
 from flip7_spec.events import Decision, Event
 from flip7_spec.machine import Game
 from flip7_spec.play import new_game
-from flip7_spec.policies import random_policy, threshold_policy
 from flip7_spec.rulesets import Ruleset, load_ruleset, preset, ruleset_from_json
-from flip7_spec.simulate import Stats, play_games, record_games
+from flip7_spec.simulation.policies import random_policy, threshold_policy
+from flip7_spec.simulation.simulate import Stats, play_games, record_games
 
 V = preset("vengeance")
 BASIC = preset("vengeance-basic")

@@ -120,7 +120,7 @@ class Turns(Frame["ToyGame"]):
         game._emit("draw", "TOY-TURN" if via == "hit" else "TOY-TAG", seat, drawn.text, (("via", via),))
         if drawn.kind is FREEZE:
             game.in_play.append(drawn)
-            game.stack.append(Aim(drawn, seat))
+            game._stack.append(Aim(drawn, seat))
         elif drawn.value in row.values:
             row.cards.append(drawn)
             game._set_status(seat, BUSTED)
@@ -144,7 +144,7 @@ class Aim(Frame["ToyGame"]):
         game._offer(Decision(self.chooser, DecisionKind.TARGET, options, self.freeze.text), "TOY-FREEZE")
 
     def decide(self, game: ToyGame, choice: Choice) -> None:
-        game.stack.pop()
+        game._stack.pop()
         game.in_play.remove(self.freeze)
         game.players[choice].cards.append(self.freeze)
         game._set_status(choice, FROZEN)

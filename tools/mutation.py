@@ -53,8 +53,8 @@ class Package:
 
 PACKAGES: tuple[Package, ...] = (
     Package("simulation",
-            ("flip7_spec/simulate.py", "flip7_spec/simulate_run.py", "flip7_spec/round_stats.py",
-             "flip7_spec/intervals.py"),
+            ("flip7_spec/simulation/simulate.py", "flip7_spec/simulation/simulate_run.py",
+             "flip7_spec/simulation/round_stats.py", "flip7_spec/simulation/intervals.py"),
             ("tests/test_simulate_run.py", "tests/test_simulate_statistics.py", "tests/test_simulate_experiments.py",
              "tests/test_analysis.py",
              "tests/test_engine.py", "tests/test_cli.py", "tests/test_vengeance_engine.py",

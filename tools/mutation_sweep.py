@@ -170,9 +170,9 @@ MUTATIONS: tuple[Mutation, ...] = (
              "            self.discard.append(action)\n", "the Freeze card goes to the discard pile at once"),
     Mutation("freeze-not-alone-forced", F7_ENGINE, "        if len(options) == 1:\n            game._forced(decision, "
              "\"F7-ACTION-ALONE\")\n        else:\n            game._ask(decision)\n\n    def decide(self, game: "
-             "Flip7Game, choice: Choice) -> None:\n        game.stack.pop()\n        game._emit(\"target\"",
+             "Flip7Game, choice: Choice) -> None:\n        game._stack.pop()\n        game._emit(\"target\"",
              "        game._ask(decision)\n\n    def decide(self, game: Flip7Game, choice: Choice) -> None:\n"
-             "        game.stack.pop()\n        game._emit(\"target\"", "a lone player is asked for a target"),
+             "        game._stack.pop()\n        game._emit(\"target\"", "a lone player is asked for a target"),
     Mutation("stalled-ignores-freeze", F7_ENGINE, " or c.kind is FREEZE for c in self.discard",
              " for c in self.discard", "the stalled-round check ignores a Freeze"),
     # ---- Second Chance -----------------------------------------------------------------------------------

@@ -1,18 +1,20 @@
 """Exact values by computation, not sampling, where the state space allows.
 
 :func:`solitaire` gives the exact distribution of one player's round on a fresh deck under a stay rule
-(:func:`stay_at`, :func:`stay_with_cards`, :func:`never_stay`, or any function of a :class:`Hand`);
+(:func:`stay_at`, :func:`stay_with_cards`, :func:`never_stay`, or any function of a :class:`SolitaireHand`);
 :func:`seven_distinct_probability` the chance of seven different Numbers before a duplicate; and
 :func:`threshold_table` a solitaire threshold table; :func:`solitaire_ruleset` the same deck as a ruleset the
 simulator plays (``flip7-spec simulate --solitaire``). See docs/simulation.md.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from flip7_spec.analysis.solitaire import (
     ACTIONS_AND_X2,
     BLANK,
     AnalysisError,
-    Hand,
     SolitaireDeck,
+    SolitaireHand,
     SolitaireOutcome,
     StayRule,
     actions_and_x2,
@@ -30,8 +32,8 @@ __all__ = [
     "ACTIONS_AND_X2",
     "BLANK",
     "AnalysisError",
-    "Hand",
     "SolitaireDeck",
+    "SolitaireHand",
     "SolitaireOutcome",
     "StayRule",
     "actions_and_x2",
@@ -44,3 +46,11 @@ __all__ = [
     "stay_with_cards",
     "threshold_table",
 ]
+
+if TYPE_CHECKING:
+    from flip7_spec.analysis.solitaire import Hand as Hand  # the old name (flip7_spec.moved.RENAMED)
+else:
+    from flip7_spec.moved import renamed
+
+    def __getattr__(name: str) -> Any:
+        return renamed(__name__, name, globals())

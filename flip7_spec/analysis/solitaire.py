@@ -22,11 +22,12 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import comb
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from flip7_spec.cards import Family, Kind, card
 from flip7_spec.errors import Flip7Error
 from flip7_spec.limits import ANALYSIS_STEPS
+from flip7_spec.moved import renamed
 from flip7_spec.registry import definition_of
 from flip7_spec.rulesets import Ruleset, default_preset, preset
 
@@ -51,7 +52,7 @@ class AnalysisError(Flip7Error, ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class Hand:
+class SolitaireHand:
     """The cards in front of the player, as a stay rule sees them."""
 
     numbers: frozenset[int]
@@ -70,9 +71,9 @@ class Hand:
         return self.number_sum * self.multiplier + self.adds
 
 
-StayRule = Callable[[Hand], bool]
+StayRule = Callable[[SolitaireHand], bool]
 """Whether a player holding this hand (at least one card) stays rather than hits. Any such function works;
-the built-in rules below also say whether they read ``Hand.cards`` (see :class:`Rule`)."""
+the built-in rules below also say whether they read ``SolitaireHand.cards`` (see :class:`Rule`)."""
 
 
 def _whole(where: str, value: object) -> int:
@@ -83,13 +84,13 @@ def _whole(where: str, value: object) -> int:
 
 
 class Rule:
-    """A stay rule that says whether it reads ``Hand.cards``. One that does not lets the program merge the
-    draw orders that differ only in blanks, which makes it much smaller; for such a rule, ``Hand.cards``
+    """A stay rule that says whether it reads ``SolitaireHand.cards``. One that does not lets the program merge the
+    draw orders that differ only in blanks, which makes it much smaller; for such a rule, ``SolitaireHand.cards``
     counts the non-blank cards only."""
 
     reads_cards = True
 
-    def __call__(self, hand: Hand) -> bool:
+    def __call__(self, hand: SolitaireHand) -> bool:
         raise NotImplementedError
 
 
@@ -107,7 +108,7 @@ class StayAt(Rule):
         if self.on not in ("score", "numbers"):
             raise AnalysisError(f"stay_at(on={self.on!r:.60}): expected 'score' or 'numbers'")
 
-    def __call__(self, hand: Hand) -> bool:
+    def __call__(self, hand: SolitaireHand) -> bool:
         return (hand.round_score if self.on == "score" else hand.number_sum) >= self.threshold
 
 
@@ -120,7 +121,7 @@ class StayWithCards(Rule):
     def __post_init__(self) -> None:
         _whole("stay_with_cards(count=...)", self.count)
 
-    def __call__(self, hand: Hand) -> bool:
+    def __call__(self, hand: SolitaireHand) -> bool:
         return hand.cards >= self.count
 
 
@@ -129,7 +130,7 @@ class NeverStay(Rule):
 
     reads_cards = False
 
-    def __call__(self, hand: Hand) -> bool:
+    def __call__(self, hand: SolitaireHand) -> bool:
         return False
 
 
@@ -306,7 +307,7 @@ def solitaire(deck: SolitaireDeck, stays: StayRule) -> SolitaireOutcome:
         raise AnalysisError(f"solitaire(deck=...): expected a SolitaireDeck (see solitaire_deck), got "
                             f"{type(deck).__name__}")
     if not callable(stays):
-        raise AnalysisError(f"solitaire(stays=...): expected a stay rule (a function of a Hand), got "
+        raise AnalysisError(f"solitaire(stays=...): expected a stay rule (a function of a SolitaireHand), got "
                             f"{type(stays).__name__}")
     budget = _Budget(deck)
     if deck.blanks and not getattr(stays, "reads_cards", True):
@@ -380,14 +381,14 @@ def _program(deck: SolitaireDeck, stays: StayRule, budget: _Budget) -> _Weights:
     return weights
 
 
-def _hand(numbers: list[int], mods: tuple[int, ...], modifier_cards: list[Any], blanks: int) -> Hand:
+def _hand(numbers: list[int], mods: tuple[int, ...], modifier_cards: list[Any], blanks: int) -> SolitaireHand:
     multiplier, adds = 1, 0
     for face, copies in zip(modifier_cards, mods, strict=True):
         if face.kind is Kind.MULTIPLY:
             multiplier *= face.value ** copies
         else:
             adds += face.value * copies
-    return Hand(frozenset(numbers), sum(numbers), multiplier, adds, len(numbers) + sum(mods) + blanks)
+    return SolitaireHand(frozenset(numbers), sum(numbers), multiplier, adds, len(numbers) + sum(mods) + blanks)
 
 
 def _fallings(total: int, wanted: set[int]) -> dict[int, int]:
@@ -465,3 +466,10 @@ def threshold_table(ruleset: Ruleset, thresholds: Iterable[int], on: str = "numb
         raise AnalysisError(f"thresholds: expected whole numbers, such as range(10, 31), got "
                             f"{type(thresholds).__name__}")
     return {t: solitaire(deck, stay_at(t, on)) for t in thresholds}
+
+
+if TYPE_CHECKING:
+    Hand = SolitaireHand  # the old name (flip7_spec.moved.RENAMED)
+else:
+    def __getattr__(name: str) -> Any:
+        return renamed(__name__, name, globals())

@@ -30,6 +30,7 @@ from flip7_spec.cli.common import (
     within,
 )
 from flip7_spec.conformance import ERRORED, FAIL, SKIPPED
+from flip7_spec.conformance.aimed import DEFAULT_CAP, RUN_BUDGET
 from flip7_spec.conformance.cases import part_of
 from flip7_spec.conformance.coverage import coverage_lines, summarise
 from flip7_spec.conformance.fingerprint import cause_lines, fingerprint_lines, fingerprints, write_fingerprints
@@ -44,7 +45,6 @@ from flip7_spec.conformance.report import (
 )
 from flip7_spec.conformance.session import Corpus, EngineSpec, EngineUnusable, FinishedCase, handshake, run
 from flip7_spec.conformance.smoke import smoke
-from flip7_spec.conformance.steer import DEFAULT_CAP, RUN_BUDGET
 from flip7_spec.conformance.verdict import broken_promise_lines, skip_reason_lines, unchecked_lines
 from flip7_spec.errors import Flip7Error, InputError, OutputError
 from flip7_spec.fixtures import shipped_fixtures_dir

@@ -35,12 +35,12 @@ from flip7_spec.limits import (
     show_number,
 )
 from flip7_spec.outputs import Output, check_distinct
-from flip7_spec.policies import POLICIES
-from flip7_spec.policy_specs import policy_specs_help, sweep_family, user_policies
-from flip7_spec.round_stats import RoundStats
 from flip7_spec.rulesets import Ruleset, preset, preset_names
-from flip7_spec.simulate import Stats
-from flip7_spec.simulate_run import SimulationRun, run_experiment
+from flip7_spec.simulation.policies import POLICIES
+from flip7_spec.simulation.policy_specs import policy_specs_help, sweep_family, user_policies
+from flip7_spec.simulation.round_stats import RoundStats
+from flip7_spec.simulation.simulate import Stats
+from flip7_spec.simulation.simulate_run import SimulationRun, run_experiment
 from flip7_spec.user_modules import module_file
 
 
@@ -126,7 +126,7 @@ def command(ruleset: Ruleset, options: tuple[str, ...], solitaire: bool, players
     specs = _policy_specs(policies, strategy, threshold)
     note_inputs(click.get_current_context(), _policy_files(specs))  # --out and --plot must not overwrite one
     if plot is not None:
-        from flip7_spec.plot import require_matplotlib
+        from flip7_spec.simulation.plot import require_matplotlib
 
         require_matplotlib(plot)
     if players < ruleset.min_players:
@@ -153,7 +153,7 @@ def command(ruleset: Ruleset, options: tuple[str, ...], solitaire: bool, players
             elapsed = max(time.perf_counter() - started, 1e-9)
             summary = _summary(run, game_stats, round_stats, elapsed)
             if picture is not None:
-                from flip7_spec.plot import plot_distribution
+                from flip7_spec.simulation.plot import plot_distribution
 
                 plot_distribution(summary if one_round else summary["per_round"], picture, _title(run))
     finally:
@@ -344,7 +344,7 @@ def _sweep(run: SimulationRun, sweep: str, show: bool | None, as_json: bool, as_
         rows.append({"value": value, "policy": spec, **summary})
         csv_lines.extend(csv_rows(summary, (spec,), value))
     if plot is not None:
-        from flip7_spec.plot import plot_sweep
+        from flip7_spec.simulation.plot import plot_sweep
 
         plot_sweep(rows, family, plot, _title(replace(run, policies=(f"{family}:{values[0]}..{values[-1]}",))))
     if as_json:

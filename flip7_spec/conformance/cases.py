@@ -16,11 +16,11 @@ from flip7_spec.errors import Flip7Error
 from flip7_spec.judge.case import Case, trace_file_cases
 from flip7_spec.machine import Game
 from flip7_spec.play import make_game, round_score
-from flip7_spec.policies import random_policy, threshold_policy
 from flip7_spec.protocol import Level
 from flip7_spec.registry import definition_of
 from flip7_spec.rulesets import Ruleset, preset, preset_names
-from flip7_spec.simulate import game_rng, record_game
+from flip7_spec.simulation.policies import random_policy, threshold_policy
+from flip7_spec.simulation.simulate import game_rng, record_game
 from flip7_spec.trace.record import GameRecord
 
 

@@ -107,7 +107,7 @@ def _base_of(result: CaseResult) -> str | None:
 
 
 @dataclass(frozen=True, slots=True)
-class Entry:
+class FingerprintEntry:
     """One reading of a fingerprint with its evidence: the failing cases whose diagnosis confirms it
     (``explained``), those where it is only possible, and the passed cases the reference under it would
     fail (``contradicted``, of ``checked`` passed cases tried; the first of them in ``against``)."""
@@ -134,8 +134,8 @@ class Fingerprint:
 
     base: str
     ruleset: Ruleset
-    entries: tuple[Entry, ...]
-    dropped: tuple[Entry, ...] = ()
+    entries: tuple[FingerprintEntry, ...]
+    dropped: tuple[FingerprintEntry, ...] = ()
 
     @property
     def readings(self) -> tuple[str, ...]:
@@ -237,15 +237,15 @@ def fingerprints(results: Sequence[CaseResult], passed: Sequence[Case] = ()) -> 
     out: dict[str, Fingerprint] = {}
     for base, sets in sorted(explained.items()):
         mine = _spread([c for c in passed if (c.ruleset.base or c.ruleset.name) == base], CHECKED_CASES)
-        banned: dict[str, Entry] = {}
-        checked: dict[str, Entry] = {}
+        banned: dict[str, FingerprintEntry] = {}
+        checked: dict[str, FingerprintEntry] = {}
         while True:
             chosen = _cover(sets, set(banned))
             fresh = [r for r in chosen if r not in checked]
             for reading in fresh:
                 against, tried, first = _contradictions([reading], mine)
-                entry = Entry(reading, support[base][reading], possible.get(base, Counter())[reading], against,
-                              tried, first)
+                entry = FingerprintEntry(reading, support[base][reading], possible.get(base, Counter())[reading],
+                                         against, tried, first)
                 checked[reading] = entry
                 if against:
                     banned[reading] = entry

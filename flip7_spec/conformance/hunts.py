@@ -2,7 +2,7 @@
 hunt) and how the reference plays it, steered by its hunt.
 
 Which clause a candidate aims at, which hunt it takes and which candidates are kept is
-:mod:`flip7_spec.conformance.steer`'s business; this module only builds and plays one
+:mod:`flip7_spec.conformance.aimed`'s business; this module only builds and plays one
 (:func:`aimed_game`), deterministically from the run's seed and the candidate's index.
 """
 
@@ -22,9 +22,9 @@ from flip7_spec.events import Choice, Decision, DecisionKind
 from flip7_spec.evidence import Evidence
 from flip7_spec.machine import Game
 from flip7_spec.play import make_game
-from flip7_spec.policies import random_policy
 from flip7_spec.registry import definition_of
 from flip7_spec.rulesets import Ruleset, ruleset_from_json
+from flip7_spec.simulation.policies import random_policy
 from flip7_spec.steering import PileSteering, Wanted, new_number_for, rig
 from flip7_spec.steering import card_text as card_is
 from flip7_spec.trace.record import GameRecord

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from flip7_spec.conformance import PASS, SKIPPED
+from flip7_spec.conformance.aimed import BATCH, RUN_BUDGET, generated_and_aimed
 from flip7_spec.conformance.background import in_background
 from flip7_spec.conformance.campaign import Campaign
 from flip7_spec.conformance.cases import default_rulesets, fixture_cases, scoring_cases
@@ -26,7 +27,6 @@ from flip7_spec.conformance.engines import (
     rerun_command,
 )
 from flip7_spec.conformance.fingerprint import fingerprint_cases
-from flip7_spec.conformance.steer import BATCH, RUN_BUDGET, generated_and_aimed
 from flip7_spec.conformance.workers import WorkerPool
 from flip7_spec.judge.case import Case, trace_file_cases
 from flip7_spec.protocol import CHECKED_LEVELS, TRACE_LEVELS, Level
@@ -59,10 +59,10 @@ class Corpus:
     """The option values the engine declares; generated games play a mix of them (see :meth:`for_engine`)."""
     min_coverage: int = 3
     """After the generated games, aimed games until each expected clause is exercised by this many generated
-    cases (see :mod:`flip7_spec.conformance.steer`); 0: no aimed games."""
+    cases (see :mod:`flip7_spec.conformance.aimed`); 0: no aimed games."""
     aim_cap: int | None = None
     """Aimed candidate games tried per ruleset at most (a budget the rulesets share); None: the run's default
-    budget, :data:`~flip7_spec.conformance.steer.RUN_BUDGET` candidates split among its rulesets."""
+    budget, :data:`~flip7_spec.conformance.aimed.RUN_BUDGET` candidates split among its rulesets."""
     decks: bool = True
     """Whether the engine takes custom decks (aimed games may then play small decks)."""
     only: tuple[str, ...] = ()

@@ -38,7 +38,7 @@ class Case:
     shortfalls: dict[str, dict[str, str]] | None = None
     """On the last generated case of a run with aimed games: per ruleset name, the expected clauses the
     generated cases still exercise fewer times than asked, each with the reason (see
-    :func:`flip7_spec.conformance.steer.aimed_cases`)."""
+    :func:`flip7_spec.conformance.aimed.aimed_cases`)."""
     _document: TraceDocument | None = field(default=None, repr=False, compare=False)
 
     @property

@@ -29,7 +29,7 @@ MATTERS_SHARE = 0.25
 
 
 @dataclass(frozen=True, slots=True)
-class Reading:
+class AlternativeReading:
     """A reading of ``base``'s game: its text (a misreading's name or ``option=value``), clause, one line for
     people, and the ruleset that plays it."""
 
@@ -40,23 +40,23 @@ class Reading:
     option: str | None = None
 
 
-def readings_of(base: Ruleset) -> list[Reading]:
+def readings_of(base: Ruleset) -> list[AlternativeReading]:
     """Every reading ``base`` can be diffed against: each other value of each option with a list of values,
     then each misreading of the game's catalogue it does not play already (as the diagnosis tries them)."""
     out = []
     for alt in alternatives(base):
         assert alt.ruleset is not None
         description = alt.description if alt.is_misreading else base.OPTIONS[str(alt.option)].help
-        out.append(Reading(alt.reading, alt.clause, description, alt.ruleset, alt.option))
+        out.append(AlternativeReading(alt.reading, alt.clause, description, alt.ruleset, alt.option))
     return out
 
 
 @dataclass
-class Row:
+class ReadingDiff:
     """One reading diffed: its result, and when it showed no difference, the option value set on both sides
     under which it does (``matters``, with that diff's result), if one was found."""
 
-    reading: Reading
+    reading: AlternativeReading
     result: DiffResult
     matters: tuple[str, DiffResult] | None = None
 
@@ -74,7 +74,7 @@ def _both(ruleset: Ruleset, name: str, value: Any) -> Ruleset | None:
         return None
 
 
-def when_it_matters(base: Ruleset, reading: Reading, settings: Settings) -> tuple[str, DiffResult] | None:
+def when_it_matters(base: Ruleset, reading: AlternativeReading, settings: Settings) -> tuple[str, DiffResult] | None:
     """The first other option value (in the game's order of options and values) that, set on both sides,
     makes ``reading`` differ from ``base``, with that diff."""
     budget = max(1, int(settings.budget * MATTERS_SHARE))
@@ -97,26 +97,26 @@ def when_it_matters(base: Ruleset, reading: Reading, settings: Settings) -> tupl
     return None
 
 
-def diff_reading(base: Ruleset, reading: Reading, settings: Settings, matters: bool = True) -> Row:
+def diff_reading(base: Ruleset, reading: AlternativeReading, settings: Settings, matters: bool = True) -> ReadingDiff:
     """``reading`` diffed against ``base`` (see the module's description)."""
     result = diff(Sides.of(base, reading.ruleset, base.name, label(reading.ruleset, base)), settings)
-    row = Row(reading, result)
+    row = ReadingDiff(reading, result)
     if matters and result.game is None:
         row.matters = when_it_matters(base, reading, settings)
     return row
 
 
-def _task(job: tuple[Ruleset, Reading, Settings, bool]) -> Row:
+def _task(job: tuple[Ruleset, AlternativeReading, Settings, bool]) -> ReadingDiff:
     return diff_reading(*job)
 
 
 def every_reading(base: Ruleset, settings: Settings, workers: int = 1, matters: bool = True,
-                  done: Callable[[Row], None] | None = None, only: Sequence[str] = ()) -> list[Row]:
+                  done: Callable[[ReadingDiff], None] | None = None, only: Sequence[str] = ()) -> list[ReadingDiff]:
     """Every reading of ``base`` (or those named in ``only``) diffed against it, in the game's order, by
     ``workers`` processes; ``done`` is called as each finishes."""
     readings = [r for r in readings_of(base) if not only or r.text in only]
     jobs = [(base, r, settings, matters) for r in readings]
-    rows: list[Row] = []
+    rows: list[ReadingDiff] = []
     if workers <= 1 or len(jobs) <= 1:
         for job in jobs:
             rows.append(_task(job))
@@ -138,7 +138,7 @@ def _quiet() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def outcome(row: Row) -> str:
+def outcome(row: ReadingDiff) -> str:
     """One line: the smallest game's size, or no difference within the bound (and when it matters)."""
     result = row.result
     found = result.game
@@ -159,7 +159,7 @@ def outcome(row: Row) -> str:
     return text
 
 
-def table_lines(base: Ruleset, rows: Sequence[Row]) -> Iterator[str]:
+def table_lines(base: Ruleset, rows: Sequence[ReadingDiff]) -> Iterator[str]:
     """The table of ``rows``: one line per reading."""
     yield f"every reading of {base.game} against {base.name} ({len(rows)} readings)"
     width = max([len("reading"), *(len(r.reading.text) for r in rows)])
@@ -169,7 +169,7 @@ def table_lines(base: Ruleset, rows: Sequence[Row]) -> Iterator[str]:
         yield f"  {row.reading.text:<{width}}  {row.reading.clause:<{clause}}  {outcome(row)}"
 
 
-def row_json(row: Row) -> dict[str, Any]:
+def row_json(row: ReadingDiff) -> dict[str, Any]:
     """One row as JSON: the reading, and the diff's result (see :func:`~flip7_spec.rulesdiff.report.result_json`)."""
     from flip7_spec.rulesdiff.report import result_json
 
@@ -181,7 +181,7 @@ def row_json(row: Row) -> dict[str, Any]:
     return out
 
 
-def rows_text(base: Ruleset, rows: Sequence[Row]) -> str:
+def rows_text(base: Ruleset, rows: Sequence[ReadingDiff]) -> str:
     """The JSON document of ``rows``."""
     return json.dumps({"ruleset": base.to_json(), "readings": [row_json(r) for r in rows]}, indent=2,
                       sort_keys=True)

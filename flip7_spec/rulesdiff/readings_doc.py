@@ -8,7 +8,7 @@ import json
 from collections.abc import Callable, Iterator
 
 from flip7_spec.registry import game_definition, game_names
-from flip7_spec.rulesdiff.every import Row, every_reading, outcome
+from flip7_spec.rulesdiff.every import ReadingDiff, every_reading, outcome
 from flip7_spec.rulesdiff.exhaustive import Found
 from flip7_spec.rulesdiff.run import DiffResult, Settings
 from flip7_spec.rulesdiff.sides import clause_text
@@ -57,7 +57,7 @@ def _how(result: DiffResult) -> str:
     return f"found by {by.get(result.found_by, result.found_by)}{shrunk}: {result.minimal_within()}"
 
 
-def reading_lines(base: Ruleset, row: Row) -> Iterator[str]:
+def reading_lines(base: Ruleset, row: ReadingDiff) -> Iterator[str]:
     """The entry of ``row`` in docs/readings.md: its heading, clause, smallest game (or what was searched,
     and when it matters), and the command that shows it."""
     reading = row.reading
@@ -134,7 +134,7 @@ def write_readings_doc(settings: Settings, workers: int = 1, done: Callable[[str
     return "\n".join(lines).rstrip() + "\n"
 
 
-def table_row(row: Row) -> str:
+def table_row(row: ReadingDiff) -> str:
     """The line of ``row`` in a game's table: the reading (a link to its entry), its clause, the outcome."""
     return f"| [{row.reading.text}](#{_anchor(row.reading.text)}) | {row.reading.clause} | {outcome(row)} |"
 

@@ -13,7 +13,7 @@ from flip7_spec.registry import Role, definition_of
 from flip7_spec.rulesdiff.exhaustive import Found
 from flip7_spec.rulesdiff.lockstep import EVENTS, DiffGame, Split, setup_ruleset
 from flip7_spec.rulesdiff.run import DiffResult
-from flip7_spec.rulesdiff.sides import Reading, Sides, clause_text
+from flip7_spec.rulesdiff.sides import SideReading, Sides, clause_text
 from flip7_spec.rulesets import Ruleset
 from flip7_spec.trace.compare import blame
 from flip7_spec.trace.document import TraceDocument
@@ -93,7 +93,7 @@ def difference_lines(split: Split, trace: dict[str, Any] | None = None) -> list[
     return lines
 
 
-def reading_lines(readings: list[Reading]) -> list[str]:
+def reading_lines(readings: list[SideReading]) -> list[str]:
     if not readings:
         return ["readings that differ: none (the two rulesets play the same rules)"]
     lines = ["readings that differ:"]

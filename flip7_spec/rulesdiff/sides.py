@@ -18,7 +18,7 @@ from flip7_spec.rulesets import Ruleset
 
 
 @dataclass(frozen=True, slots=True)
-class Reading:
+class SideReading:
     """One reading that one side plays and the other does not: an option value (``option`` set) or a
     catalogue misreading, with its clause and a line for people."""
 
@@ -82,10 +82,10 @@ def label(ruleset: Ruleset, base: Ruleset | None = None) -> str:
     return ruleset.name + "".join(f" + {text}" for text in extra)
 
 
-def readings_between(left: Ruleset, right: Ruleset) -> list[Reading]:
+def readings_between(left: Ruleset, right: Ruleset) -> list[SideReading]:
     """Every reading one side plays and the other does not: option values (as each side's reference plays
     them, deviations applied), misreadings, and the deck when the compositions differ."""
-    found: list[Reading] = []
+    found: list[SideReading] = []
     a, b = left.played(), right.played()
     for name, option in a.OPTIONS.items():
         x, y = getattr(a, name), getattr(b, name)
@@ -93,7 +93,7 @@ def readings_between(left: Ruleset, right: Ruleset) -> list[Reading]:
             continue
         for side, value in (("left", x), ("right", y)):
             clause_id = option.clause_of(value)
-            found.append(Reading(option_deviation(name, value), side, clause_id,
+            found.append(SideReading(option_deviation(name, value), side, clause_id,
                                  f"{name} = {json.dumps(value)}: {option.help}", name))
     known = catalogue(left.game)
     mine, theirs = set(left.misreadings()), set(right.misreadings())
@@ -101,11 +101,11 @@ def readings_between(left: Ruleset, right: Ruleset) -> list[Reading]:
                         ("right", [m for m in right.misreadings() if m not in mine])):
         for name in names:
             entry = known[name]
-            found.append(Reading(name, side, entry.clause, entry.description))
+            found.append(SideReading(name, side, entry.clause, entry.description))
     if dict(left.deck) != dict(right.deck):
         for side, ruleset in (("left", left), ("right", right)):
             size = sum(n for _, n in ruleset.deck)
-            found.append(Reading("deck", side, _deck_clause(ruleset), f"its own deck of {size} cards"))
+            found.append(SideReading("deck", side, _deck_clause(ruleset), f"its own deck of {size} cards"))
     return found
 
 
@@ -139,7 +139,7 @@ class Sides:
                                "a diff compares two rulesets of the same game")
         return cls(left, right, left_name or left.name, right_name or label(right, left))
 
-    def readings(self) -> list[Reading]:
+    def readings(self) -> list[SideReading]:
         """What differs between the sides (see :func:`readings_between`)."""
         return readings_between(self.left, self.right)
 

@@ -45,7 +45,7 @@ from flip7_spec.strategies.games import (
     played_games,
     traces,
 )
-from flip7_spec.strategies.hands import Hand, hands
+from flip7_spec.strategies.hands import FinalHand, hands
 from flip7_spec.strategies.rare_states import SCENARIOS, rare_games
 from flip7_spec.strategies.setups import (
     SMALL_TARGETS,
@@ -69,9 +69,9 @@ __all__ = [
     "SMALL_TARGETS",
     "Chooser",
     "Draw",
+    "FinalHand",
     "GameRecord",
     "GameSetup",
-    "Hand",
     "Reshuffle",
     "Script",
     "choosers",

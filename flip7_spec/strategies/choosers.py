@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from flip7_spec.events import Choice, Decision
 from flip7_spec.machine import Game
-from flip7_spec.policies import threshold_policy
+from flip7_spec.simulation.policies import threshold_policy
 from flip7_spec.strategies.setups import Draw
 
 Chooser = Callable[[Game, Decision], Choice]

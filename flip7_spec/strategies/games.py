@@ -91,7 +91,7 @@ class _Play:
         game = self.game
         order = [card(t) for t in self.draw(reshuffle_orders([c.text for c in discard]))]
         self.reshuffles.append(Reshuffle(tuple(c.text for c in order), game.round,
-                                         any(f.DRAWS_FOR_ACTION for f in game.stack),
+                                         game.drawing_for_action,
                                          tuple(c.text for c in game.in_play)))
         return order
 

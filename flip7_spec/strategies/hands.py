@@ -17,7 +17,7 @@ from flip7_spec.strategies.setups import deck_texts
 
 
 @dataclass(frozen=True, slots=True)
-class Hand:
+class FinalHand:
     """One player's cards when a round ends, in the order received, and whether they busted."""
 
     cards: tuple[str, ...]
@@ -29,7 +29,7 @@ class Hand:
 
 
 @st.composite
-def hands(draw: st.DrawFn, ruleset: Ruleset, players: int = 3, busted: bool | None = None) -> Hand:
+def hands(draw: st.DrawFn, ruleset: Ruleset, players: int = 3, busted: bool | None = None) -> FinalHand:
     """Possible final hands under ``ruleset``: different Number values (at most seven), any of the deck's
     Modifiers, and the game's Actions that stay in front of a player (the base game's Second Chance, the Freeze
     of a frozen player: :attr:`~flip7_spec.cards.CardType.kept`); in any order. A
@@ -70,4 +70,4 @@ def hands(draw: st.DrawFn, ruleset: Ruleset, players: int = 3, busted: bool | No
             from hypothesis import reject
 
             reject()  # a Vengeance hand its own rules exclude (a Lucky 13 pair needs the Lucky 13, ...)
-    return Hand(tuple(ordered), is_busted)
+    return FinalHand(tuple(ordered), is_busted)

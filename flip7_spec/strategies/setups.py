@@ -17,8 +17,8 @@ from hypothesis.errors import InvalidArgument
 
 from flip7_spec.cards import Card, card
 from flip7_spec.play import make_game
-from flip7_spec.policies import threshold_policy
 from flip7_spec.rulesets import Ruleset, preset, preset_names
+from flip7_spec.simulation.policies import threshold_policy
 from flip7_spec.trace.record import GameSetup
 
 

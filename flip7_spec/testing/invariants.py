@@ -86,7 +86,7 @@ def check_consistency(game: Game) -> None:
     allowed = definition_of(game.ruleset).statuses
     assert set(statuses) <= allowed, f"unknown statuses {sorted(set(statuses) - allowed)}"
     if not over:
-        assert game.active == statuses.count(ACTIVE), f"active count {game.active}, statuses {statuses}"
+        assert game._active == statuses.count(ACTIVE), f"active count {game._active}, statuses {statuses}"
     for seat, player in enumerate(game.players):
         if player.status == BUSTED:
             # a busted row scores 0, except where its game's rules score it (Vengeance's Brutal Mode applies the

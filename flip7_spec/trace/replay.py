@@ -290,7 +290,7 @@ def _replay(trace: dict[str, Any], result: ReplayResult, deck_problem: list[str]
                     index, json_path([*where, key]), getattr(pending, key), decision[key],
                     _decision_clause(game, str(pending.kind), pending.card),
                     f"the pending decision is {pending.kind} of player {pending.player}", decision))
-        queued = len(game.reshuffles)
+        queued = game.orders_waiting
         try:
             events = game.apply(decision["choice"])
         except IllegalDecision as error:
@@ -302,16 +302,16 @@ def _replay(trace: dict[str, Any], result: ReplayResult, deck_problem: list[str]
             raise _Diverged(Divergence(index, json_path(["steps", index]), "a reshuffle order of the discard pile",
                                        "none" if not queued else "another order", Role.RESHUFFLE, str(error),
                                        decision)) from None
-        if game.reshuffles:
+        if game.orders_waiting:
             raise _Diverged(Divergence(index, json_path(["steps", index]), "no reshuffle during this decision",
                                        "a reshuffle", Role.RESHUFFLE,
                                        "the trace supplies a reshuffle that this decision did not need", decision))
         result.steps += 1
         result.clauses.update(e.clause for e in events)
         _check_outcome(step, events, game, index, ["steps", index], decision)
-    if game.reshuffles:
+    if game.orders_waiting:
         # an order no decision used: the trace claims a reshuffle that never happened
-        unused = supplied[len(supplied) - len(game.reshuffles)]
+        unused = supplied[len(supplied) - game.orders_waiting]
         raise _Diverged(Divergence(unused, json_path(["steps", unused, "reshuffle"]), "no reshuffle: no later "
                                    "decision needs one", steps[unused]["reshuffle"], Role.RESHUFFLE,
                                    "the trace supplies a reshuffle that no decision uses"))

@@ -149,7 +149,7 @@ def out_of_cards_end(game: Game) -> None:
         player.clear()
     game.discard.extend(game.in_play)
     game.in_play = []
-    game.stack = []
+    game._stack = []
     top = max(game.totals)
     game.over = True
     game.winners = [seat for seat, total in enumerate(game.totals) if total == top]

@@ -37,7 +37,7 @@ class ShortFlipThreeGame(Flip7Game):
     def _take_effect(self, action: Card, seat: int, entry: int | None = None) -> None:
         super()._take_effect(action, seat, entry)
         if action.kind is FLIP_THREE:
-            self.stack[-1] = SavedStopsFlipThree(action, seat, entry)
+            self._stack[-1] = SavedStopsFlipThree(action, seat, entry)
 
 
 class Engine(MutantAdapter):

@@ -27,7 +27,7 @@ class GiveToOthers(Give):
     def step(self, game: Flip7Game) -> None:
         others = tuple(seat for seat in range(game.n) if seat != self.giver)  # the bug: nobody else is ruled out
         if not others:
-            game.stack.pop()
+            game._stack.pop()
             game._discard_in_play(self.chance, "no other player", "F7-CHANCE-GIVE", self.entry)
             return
         decision = Decision(self.giver, DecisionKind.GIVE, others, self.chance.text)
@@ -43,7 +43,7 @@ class GiveToOthersGame(Flip7Game):
     def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
         player = self.players[seat]
         if drawn.kind is SECOND_CHANCE and player.has_chance:
-            self.stack.append(GiveToOthers(drawn, seat, self._put_in_play(drawn)))
+            self._stack.append(GiveToOthers(drawn, seat, self._put_in_play(drawn)))
             return
         super()._receive(seat, drawn, flip3, via)
         player.has_chance = any(c.kind is SECOND_CHANCE for c in player.cards)  # whichever is left protects

@@ -35,7 +35,7 @@ class FlipTwoGame(Flip7Game):
     def _take_effect(self, action: Card, seat: int, entry: int | None = None) -> None:
         super()._take_effect(action, seat, entry)
         if action.kind is FLIP_THREE:
-            self.stack[-1] = FlipTwo(action, seat, entry)
+            self._stack[-1] = FlipTwo(action, seat, entry)
 
 
 class Engine(MutantAdapter):

@@ -22,12 +22,12 @@ class SoloFlip7Game(Flip7Game):
     """The reference game, where a Flip 7 only stops its player."""
 
     def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
-        ending = self.ending
+        ending = self._ending
         super()._receive(seat, drawn, flip3, via)
         player = self.players[seat]
-        if (self.ending and not ending and drawn.kind is Kind.NUMBER and player.status is ACTIVE
+        if (self._ending and not ending and drawn.kind is Kind.NUMBER and player.status is ACTIVE
                 and len(player.values) >= FLIP7_SIZE):
-            self.ending = False  # the bug: the round goes on for the others
+            self._ending = False  # the bug: the round goes on for the others
             self._set_status(seat, STAYED)
 
 

@@ -40,9 +40,9 @@ class NoSelfFreezeGame(Flip7Game):
 
     def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
         super()._receive(seat, drawn, flip3, via)
-        top = self.stack[-1] if self.stack else None
+        top = self._stack[-1] if self._stack else None
         if drawn.kind is FREEZE and type(top) is Target and top.action is drawn:
-            self.stack[-1] = OthersOnlyTarget(drawn, seat)
+            self._stack[-1] = OthersOnlyTarget(drawn, seat)
 
 
 class Engine(MutantAdapter):

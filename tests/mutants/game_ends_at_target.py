@@ -24,7 +24,7 @@ class SuddenEndGame(Flip7Game):
         super()._deal_to(seat, via, clause, flip3)
         reached = self.totals[seat] + self.round_score(seat) >= self.ruleset.target_score
         if reached and self.players[seat].status is not BUSTED:
-            self.ending = True  # the bug: the others should still play the round out
+            self._ending = True  # the bug: the others should still play the round out
 
 
 class Engine(MutantAdapter):

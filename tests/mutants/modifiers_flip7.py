@@ -34,9 +34,9 @@ class SevenCardsGame(ScoredGame):
     def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
         super()._receive(seat, drawn, flip3, via)
         player = self.players[seat]
-        if player.status is ACTIVE and scoring_cards(player.cards) >= SEVEN and not self.ending:
+        if player.status is ACTIVE and scoring_cards(player.cards) >= SEVEN and not self._ending:
             self._emit("flip7", "F7-FLIP7", seat)
-            self.ending = True
+            self._ending = True
 
     def _flip7_seat(self) -> int | None:
         return next((seat for seat, p in enumerate(self.players)

@@ -49,7 +49,7 @@ class OwnersAssign(Assign):
         if self.pending_cards:
             super().step(game)
             return
-        game.stack[-1] = OwnersEffects(self.assigned, self.chooser)
+        game._stack[-1] = OwnersEffects(self.assigned, self.chooser)
 
 
 class OwnersFlipThree(FlipThree):
@@ -58,11 +58,11 @@ class OwnersFlipThree(FlipThree):
     __slots__ = ()
 
     def step(self, game: Flip7Game) -> None:
-        depth = len(game.stack)
+        depth = len(game._stack)
         super().step(game)
-        top = game.stack[-1] if len(game.stack) >= depth else None
+        top = game._stack[-1] if len(game._stack) >= depth else None
         if type(top) is Assign and top.chooser == self.target and top.clause == "F7-FLIP3-ASSIGN":
-            game.stack[-1] = OwnersAssign(top.chooser, top.pending_cards, top.clause, top.entries)
+            game._stack[-1] = OwnersAssign(top.chooser, top.pending_cards, top.clause, top.entries)
 
 
 class OwnersGame(Flip7Game):
@@ -70,9 +70,9 @@ class OwnersGame(Flip7Game):
 
     def _take_effect(self, action: Card, seat: int, entry: int | None = None) -> None:
         super()._take_effect(action, seat, entry)
-        top = self.stack[-1] if self.stack else None
+        top = self._stack[-1] if self._stack else None
         if type(top) is FlipThree:  # one just started
-            self.stack[-1] = OwnersFlipThree(top.action, top.target, top.entry)
+            self._stack[-1] = OwnersFlipThree(top.action, top.target, top.entry)
 
 
 class Engine(MutantAdapter):

@@ -28,7 +28,7 @@ class DealAllFirst(Turns):
         if self.dealing and self.pos >= len(game.order) and game.set_aside:
             # the bug: resolved only now; the first dealt ends on top of the stack
             for seat, dealt in reversed(game.set_aside):
-                game.stack.append(ResolveHeld(seat, [dealt]))
+                game._stack.append(ResolveHeld(seat, [dealt]))
             game.set_aside = []
             return
         super().step(game)

@@ -27,7 +27,7 @@ class DealDiscardsGame(VengeanceGame):
     """The reference game, discarding every Steal, Swap and Discard dealt in the initial deal."""
 
     def _resolve_revealed(self, seat: int, revealed: Card) -> None:
-        top = self.stack[-1]
+        top = self._stack[-1]
         if revealed.kind in TABLE_ACTIONS and isinstance(top, Turns) and top.dealing:
             # the bug: the start-of-round exception applied to the whole deal
             self._discard_in_play(revealed, "no face-up card on the table", "V-ACTION-START-NO-CARDS")

@@ -52,7 +52,7 @@ class FaceDownDiscardGame(VengeanceGame):
 
     def _resolve_revealed(self, seat: int, revealed: Card) -> None:
         if revealed.kind is DISCARD:
-            self.stack.append(FaceDownDiscard(revealed, seat))
+            self._stack.append(FaceDownDiscard(revealed, seat))
             return
         super()._resolve_revealed(seat, revealed)
 

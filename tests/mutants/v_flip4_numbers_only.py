@@ -46,9 +46,9 @@ class NumbersChooseTarget(ChooseTarget):
 
     def decide(self, game: VengeanceGame, choice: Choice) -> None:
         super().decide(game, choice)
-        top = game.stack[-1]
+        top = game._stack[-1]
         if type(top) is FlipFour:
-            game.stack[-1] = NumbersFlipFour(top.action, top.target)
+            game._stack[-1] = NumbersFlipFour(top.action, top.target)
 
 
 class NumbersFlipFourGame(VengeanceGame):
@@ -56,7 +56,7 @@ class NumbersFlipFourGame(VengeanceGame):
 
     def _resolve_revealed(self, seat: int, revealed: Card) -> None:
         if revealed.kind is FLIP_FOUR:
-            self.stack.append(NumbersChooseTarget(revealed, seat))
+            self._stack.append(NumbersChooseTarget(revealed, seat))
             return
         super()._resolve_revealed(seat, revealed)
 

@@ -41,9 +41,9 @@ class ActiveOnlyFlipFour(FlipFour):
 
     def step(self, game: VengeanceGame) -> None:
         super().step(game)
-        top = game.stack[-1] if game.stack else None
-        if type(top) is ResolveHeld and top.target == self.target and self not in game.stack:
-            game.stack[-1] = ResolveWhileActive(top.target, top.cards)
+        top = game._stack[-1] if game._stack else None
+        if type(top) is ResolveHeld and top.target == self.target and self not in game._stack:
+            game._stack[-1] = ResolveWhileActive(top.target, top.cards)
 
 
 class ActiveOnlyTarget(ChooseTarget):
@@ -53,9 +53,9 @@ class ActiveOnlyTarget(ChooseTarget):
 
     def decide(self, game: VengeanceGame, choice: Choice) -> None:
         super().decide(game, choice)
-        top = game.stack[-1]
+        top = game._stack[-1]
         if type(top) is FlipFour:
-            game.stack[-1] = ActiveOnlyFlipFour(top.action, top.target)
+            game._stack[-1] = ActiveOnlyFlipFour(top.action, top.target)
 
 
 class ActiveOnlyGame(VengeanceGame):
@@ -63,7 +63,7 @@ class ActiveOnlyGame(VengeanceGame):
 
     def _resolve_revealed(self, seat: int, revealed: Card) -> None:
         if revealed.kind in (JUST_ONE_MORE, FLIP_FOUR):
-            self.stack.append(ActiveOnlyTarget(revealed, seat))
+            self._stack.append(ActiveOnlyTarget(revealed, seat))
             return
         super()._resolve_revealed(seat, revealed)
 

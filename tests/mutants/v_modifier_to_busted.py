@@ -33,7 +33,7 @@ class AnySeatModifierGame(VengeanceGame):
 
     def _resolve_revealed(self, seat: int, revealed: Card) -> None:
         if revealed.is_modifier:
-            self.stack.append(AnySeatModifier(revealed, seat))
+            self._stack.append(AnySeatModifier(revealed, seat))
             return
         super()._resolve_revealed(seat, revealed)
 

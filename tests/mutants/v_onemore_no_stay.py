@@ -26,7 +26,7 @@ class NoStayJustOneMore(JustOneMore):
         if not self.drawn:
             super().step(game)
             return
-        game.stack.pop()
+        game._stack.pop()
         game._finish_action(self.action)  # the bug: no forced Stay
 
 
@@ -37,9 +37,9 @@ class NoStayChooseTarget(ChooseTarget):
 
     def decide(self, game: VengeanceGame, choice: Choice) -> None:
         super().decide(game, choice)
-        top = game.stack[-1]
+        top = game._stack[-1]
         if type(top) is JustOneMore:
-            game.stack[-1] = NoStayJustOneMore(top.action, top.target)
+            game._stack[-1] = NoStayJustOneMore(top.action, top.target)
 
 
 class NoStayGame(VengeanceGame):
@@ -47,9 +47,9 @@ class NoStayGame(VengeanceGame):
 
     def _resolve_revealed(self, seat: int, revealed: Card) -> None:
         super()._resolve_revealed(seat, revealed)
-        top = self.stack[-1]
+        top = self._stack[-1]
         if type(top) is ChooseTarget:
-            self.stack[-1] = NoStayChooseTarget(top.action, top.resolver)
+            self._stack[-1] = NoStayChooseTarget(top.action, top.resolver)
 
 
 class Engine(VengeanceMutantAdapter):

@@ -36,7 +36,7 @@ class StealAnythingGame(VengeanceGame):
 
     def _resolve_revealed(self, seat: int, revealed: Card) -> None:
         if revealed.kind is STEAL:
-            self.stack.append(StealAnything(revealed, seat))
+            self._stack.append(StealAnything(revealed, seat))
             return
         super()._resolve_revealed(seat, revealed)
 

@@ -40,7 +40,7 @@ class OwnCardSwapGame(VengeanceGame):
 
     def _resolve_revealed(self, seat: int, revealed: Card) -> None:
         if revealed.kind is SWAP:
-            self.stack.append(OwnCardSwap(revealed, seat))
+            self._stack.append(OwnCardSwap(revealed, seat))
             return
         super()._resolve_revealed(seat, revealed)
 

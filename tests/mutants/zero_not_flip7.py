@@ -26,11 +26,11 @@ class ZeroBlindGame(ScoredGame):
     """The reference game, counting only non-zero values toward Flip 7."""
 
     def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
-        ending = self.ending
+        ending = self._ending
         super()._receive(seat, drawn, flip3, via)
         values = self.players[seat].values
-        if self.ending and not ending and len(values - {0}) < FLIP7_SIZE <= len(values):
-            self.ending = False  # the bug: the 0 was not one of the seven
+        if self._ending and not ending and len(values - {0}) < FLIP7_SIZE <= len(values):
+            self._ending = False  # the bug: the 0 was not one of the seven
 
 
 class Engine(MutantAdapter):

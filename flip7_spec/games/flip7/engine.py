@@ -142,7 +142,7 @@ class Replacement(Frame["Flip7Game"]):
         self.seat = seat
 
     def step(self, game: Flip7Game) -> None:
-        game.stack.pop()
+        game._stack.pop()
         if game.players[self.seat].status is ACTIVE:
             game._deal_to(self.seat, "replacement", "F7-CHANCE-ENDS-TURN")
 
@@ -168,7 +168,7 @@ class Target(Frame["Flip7Game"]):
             game._ask(decision)
 
     def decide(self, game: Flip7Game, choice: Choice) -> None:
-        game.stack.pop()
+        game._stack.pop()
         game._emit("target", "F7-ACTION-TARGET", self.chooser, self.action.text, (("target", choice),))
         game._take_effect(self.action, choice, self.entry)
 
@@ -187,7 +187,7 @@ class Give(Frame["Flip7Game"]):
         # [F7-CHANCE-GIVE] to another active player who holds none; discarded if nobody qualifies
         options = tuple(s for s in game._active_seats() if s != self.giver and not game.players[s].has_chance)
         if not options:
-            game.stack.pop()
+            game._stack.pop()
             game._discard_in_play(self.chance, "no active player can take it", "F7-CHANCE-GIVE", self.entry)
             return
         decision = Decision(self.giver, DecisionKind.GIVE, options, self.chance.text)
@@ -197,7 +197,7 @@ class Give(Frame["Flip7Game"]):
             game._ask(decision)
 
     def decide(self, game: Flip7Game, choice: Choice) -> None:
-        game.stack.pop()
+        game._stack.pop()
         game._take_from_play(self.chance, self.entry)
         receiver = game.players[choice]
         receiver.cards.append(self.chance)
@@ -227,13 +227,13 @@ class FlipThree(Frame["Flip7Game"]):
             self.remaining -= 1  # [F7-FLIP3-COUNTS-ALL] every card counts toward the three
             game._deal_to(self.target, "flip3", "F7-FLIP3", self)
             return
-        game.stack.pop()
+        game._stack.pop()
         ruleset = game.ruleset
         assigning = bool(self.set_aside) and (
             player.status is ACTIVE or ruleset.set_aside_on_bust == "pass_to_other_active")
         if assigning and ruleset.flip3_card_discard == "after_set_aside":
             # [F7-FLIP3-DISCARDED-LATE] it stays in play until its set-aside cards are resolved
-            game.stack.append(DiscardWhenDone(self.action, self.entry))
+            game._stack.append(DiscardWhenDone(self.action, self.entry))
         else:
             # [F7-FLIP3-DISCARDED] the Flip Three card is discarded once its three cards are done
             game._discard_in_play(self.action, "resolved", "F7-FLIP3-DISCARDED", self.entry)
@@ -242,10 +242,10 @@ class FlipThree(Frame["Flip7Game"]):
             return
         if player.status is ACTIVE:
             # [F7-FLIP3-SETASIDE] resolved only now that all three came and went cleanly
-            game.stack.append(Assign(self.target, self.set_aside, "F7-FLIP3-ASSIGN", self._entries()))
+            game._stack.append(Assign(self.target, self.set_aside, "F7-FLIP3-ASSIGN", self._entries()))
         elif ruleset.set_aside_on_bust == "pass_to_other_active":
             # [F7-SETASIDE-PASS-VARIANT] seed 003: they must go to another player still in
-            game.stack.append(Assign(self.target, self.set_aside, "F7-SETASIDE-PASS-VARIANT", self._entries()))
+            game._stack.append(Assign(self.target, self.set_aside, "F7-SETASIDE-PASS-VARIANT", self._entries()))
         else:
             # [F7-FLIP3-SETASIDE-BUST] discarded, not passed on
             for action, entry in zip(self.set_aside, self._entries(), strict=True):
@@ -266,7 +266,7 @@ class DiscardWhenDone(Frame["Flip7Game"]):
         self.entry = entry
 
     def step(self, game: Flip7Game) -> None:
-        game.stack.pop()
+        game._stack.pop()
         game._discard_in_play(self.action, "resolved", "F7-FLIP3-DISCARDED-LATE", self.entry)
 
 
@@ -287,8 +287,8 @@ class Assign(Frame["Flip7Game"]):
     def step(self, game: Flip7Game) -> None:
         if not self.pending_cards:
             # [F7-FLIP3-ASSIGN] all assigned: now they take effect, in draw order
-            game.stack.pop()
-            game.stack.append(Effects(self.assigned))
+            game._stack.pop()
+            game._stack.append(Effects(self.assigned))
             return
         action = self.pending_cards[0]
         options = tuple(game._active_seats())
@@ -323,7 +323,7 @@ class Effects(Frame["Flip7Game"]):
 
     def step(self, game: Flip7Game) -> None:
         if not self.assigned:
-            game.stack.pop()
+            game._stack.pop()
             return
         action, seat, entry = self.assigned.pop(0)
         if game.players[seat].status is not ACTIVE:
@@ -403,7 +403,7 @@ class Flip7Game(Game):
                     self.discard.append(chance)
                     self._emit("chance_used", "F7-CHANCE-USE", seat, drawn.text)
                     if via == "hit" and not self.ruleset.second_chance_ends_turn:
-                        self.stack.append(Replacement(seat))
+                        self._stack.append(Replacement(seat))
                     # [F7-CHANCE-ENDS-TURN] otherwise the turn ends here; in a Flip Three it continues
                     return
                 # [F7-BUST] [F7-BUST-CARDS-STAY] the duplicate joins the row and the player is out;
@@ -418,7 +418,7 @@ class Flip7Game(Game):
             if len(player.values) >= FLIP7_SIZE:
                 # [F7-FLIP7] [F7-FLIP7-ZERO] [F7-FLIP7-IN-FLIP3] seven different Numbers end the round now
                 self._emit("flip7", "F7-FLIP7", seat)
-                self.ending = True
+                self._ending = True
             return
         if drawn.is_modifier:
             # [F7-MOD-NO-BUST] [F7-BUST-ONLY-NUMBERS] a modifier sits above the row
@@ -435,7 +435,7 @@ class Flip7Game(Game):
                 player.cards.append(drawn)
                 player.has_chance = True
                 return
-            self.stack.append(Give(drawn, seat, self._put_in_play(drawn)))
+            self._stack.append(Give(drawn, seat, self._put_in_play(drawn)))
             return
         if kind is FREEZE or kind is FLIP_THREE:
             entry = self._put_in_play(drawn)
@@ -447,7 +447,7 @@ class Flip7Game(Game):
                 self._emit("set_aside", "F7-FLIP3-SETASIDE", seat, drawn.text)
                 return
             # [F7-ACTION-AT-ONCE] [F7-DEAL-ACTION-PAUSE]
-            self.stack.append(Target(drawn, seat, entry))
+            self._stack.append(Target(drawn, seat, entry))
             return
         raise AssertionError(f"card {drawn.text} has no effect in Flip 7")
 
@@ -463,4 +463,4 @@ class Flip7Game(Game):
         else:
             # [F7-FLIP3] the target accepts the next three cards, one at a time (see FlipThree)
             self._emit("flip3_start", "F7-FLIP3", seat, action.text)
-            self.stack.append(FlipThree(action, seat, entry))
+            self._stack.append(FlipThree(action, seat, entry))

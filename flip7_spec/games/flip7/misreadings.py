@@ -141,11 +141,11 @@ class ZeroNotForFlip7(_Rescored):
         return len({c.value for c in player.cards if c.kind is Kind.NUMBER and c.value}) >= FLIP7_SIZE
 
     def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
-        ending = self.ending
+        ending = self._ending
         super()._receive(seat, drawn, flip3, via)
         player = self.players[seat]
-        if self.ending and not ending and player.status is ACTIVE and not self._made_flip7(player):
-            self.ending = False  # the reference counted the 0 among the seven
+        if self._ending and not ending and player.status is ACTIVE and not self._made_flip7(player):
+            self._ending = False  # the reference counted the 0 among the seven
 
     def _flip7_seat(self) -> int | None:
         return next((seat for seat, p in enumerate(self.players)
@@ -221,11 +221,11 @@ class Flip7EndsOwnTurn(Flip7Game):
     """Seven different Numbers end only their maker's round (they stay, with the bonus); the others play on."""
 
     def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
-        ending = self.ending
+        ending = self._ending
         super()._receive(seat, drawn, flip3, via)
         player = self.players[seat]
-        if self.ending and not ending and player.status is ACTIVE and len(player.values) >= FLIP7_SIZE:
-            self.ending = False
+        if self._ending and not ending and player.status is ACTIVE and len(player.values) >= FLIP7_SIZE:
+            self._ending = False
             self._set_status(seat, STAYED)
 
 
@@ -239,9 +239,9 @@ class ModifiersCountForFlip7(_Rescored):
     def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
         super()._receive(seat, drawn, flip3, via)
         player = self.players[seat]
-        if not self.ending and player.status is ACTIVE and self._made_flip7(player):
+        if not self._ending and player.status is ACTIVE and self._made_flip7(player):
             self._emit("flip7", "F7-FLIP7", seat)
-            self.ending = True
+            self._ending = True
 
     def _flip7_seat(self) -> int | None:
         return next((seat for seat, p in enumerate(self.players)
@@ -254,9 +254,9 @@ class GameEndsAtTarget(Flip7Game):
 
     def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
         super()._receive(seat, drawn, flip3, via)
-        if not self.ending and self.players[seat].status is not BUSTED and \
+        if not self._ending and self.players[seat].status is not BUSTED and \
                 self.totals[seat] + self.round_score(seat) >= self.ruleset.target_score:
-            self.ending = True
+            self._ending = True
 
 
 # ---- Second Chance --------------------------------------------------------------------------------------
@@ -296,7 +296,7 @@ class SecondChanceStays(Flip7Game):
             self.discard.append(drawn)
             self._emit("chance_used", "F7-CHANCE-USE", seat, drawn.text)
             if via == "hit" and not self.ruleset.second_chance_ends_turn:
-                self.stack.append(Replacement(seat))
+                self._stack.append(Replacement(seat))
             return
         super()._receive(seat, drawn, flip3, via)
 
@@ -352,7 +352,7 @@ class _GiveToAnyone(Give):
     def step(self, game: Flip7Game) -> None:
         options = tuple(seat for seat in range(game.n) if seat != self.giver)
         if not options:  # a game of one player: nobody to give it to
-            game.stack.pop()
+            game._stack.pop()
             game._discard_in_play(self.chance, "no other player", "F7-CHANCE-GIVE", self.entry)
             return
         game._offer(Decision(self.giver, DecisionKind.GIVE, options, self.chance.text), "F7-CHANCE-GIVE")
@@ -367,7 +367,7 @@ class ChanceGivenToAnyone(Flip7Game):
     def _receive(self, seat: int, drawn: Card, flip3: FlipThree | None, via: str) -> None:
         player = self.players[seat]
         if drawn.kind is SECOND_CHANCE and player.has_chance:
-            self.stack.append(_GiveToAnyone(drawn, seat, self._put_in_play(drawn)))
+            self._stack.append(_GiveToAnyone(drawn, seat, self._put_in_play(drawn)))
             return
         protected = player.has_chance
         super()._receive(seat, drawn, flip3, via)
@@ -432,9 +432,9 @@ class Flip3ThroughFreeze(Flip7Game):
 
     def _take_effect(self, action: Card, seat: int, entry: int | None = None) -> None:
         super()._take_effect(action, seat, entry)
-        top = self.stack[-1] if self.stack else None
+        top = self._stack[-1] if self._stack else None
         if type(top) is FlipThree:
-            self.stack[-1] = _ThreeWhateverTheStatus(top.action, top.target, top.entry)
+            self._stack[-1] = _ThreeWhateverTheStatus(top.action, top.target, top.entry)
 
 
 class Flip3CardCounted(Flip7Game):
@@ -442,7 +442,7 @@ class Flip3CardCounted(Flip7Game):
 
     def _take_effect(self, action: Card, seat: int, entry: int | None = None) -> None:
         super()._take_effect(action, seat, entry)
-        frame = self.stack[-1]
+        frame = self._stack[-1]
         if action.kind is FLIP_THREE and isinstance(frame, FlipThree):
             frame.remaining -= 1
 
@@ -521,8 +521,8 @@ class _AssignWhileIn(Assign):
             self.pending_cards.clear()
             self.entries.clear()
         if not self.pending_cards:
-            game.stack.pop()
-            game.stack.append(_EffectsWhileIn(self.assigned, self.chooser))
+            game._stack.pop()
+            game._stack.append(_EffectsWhileIn(self.assigned, self.chooser))
             return
         super().step(game)
 
@@ -535,9 +535,9 @@ class _ThreeThenWhileIn(FlipThree):
     def step(self, game: Flip7Game) -> None:
         finishing = not (self.remaining and game.players[self.target].status is ACTIVE)
         super().step(game)
-        top = game.stack[-1] if game.stack else None
+        top = game._stack[-1] if game._stack else None
         if finishing and type(top) is Assign and top.clause == "F7-FLIP3-ASSIGN":
-            game.stack[-1] = _AssignWhileIn(top.chooser, top.pending_cards, top.clause, top.entries)
+            game._stack[-1] = _AssignWhileIn(top.chooser, top.pending_cards, top.clause, top.entries)
 
 
 class SetAsideDroppedWhenTargetOut(Flip7Game):
@@ -549,9 +549,9 @@ class SetAsideDroppedWhenTargetOut(Flip7Game):
 
     def _take_effect(self, action: Card, seat: int, entry: int | None = None) -> None:
         super()._take_effect(action, seat, entry)
-        top = self.stack[-1] if self.stack else None
+        top = self._stack[-1] if self._stack else None
         if type(top) is FlipThree:
-            self.stack[-1] = _ThreeThenWhileIn(top.action, top.target, top.entry)
+            self._stack[-1] = _ThreeThenWhileIn(top.action, top.target, top.entry)
 
 
 def _entry(name: str, family: str, clause: str, description: str, mixin: type) -> Misreading:

@@ -9,8 +9,8 @@ from typing import Any, Final
 from flip7_spec.events import Choice, Decision, DecisionKind, Status
 from flip7_spec.games.flip7.engine import Flip7Game
 from flip7_spec.machine import Game
-from flip7_spec.policies import leader
 from flip7_spec.registry import Role, WorkedExample
+from flip7_spec.simulation.policies import leader
 
 ROLES: Final[Mapping[Role, str]] = {
     Role.DECK: "F7-DECK",

@@ -163,7 +163,7 @@ class VengeanceGame(Game):
             frame = Discard(revealed, seat)
         else:
             raise AssertionError(f"card {revealed.text} has no effect in Vengeance")
-        self.stack.append(frame)
+        self._stack.append(frame)
 
     def _finish_action(self, action: Card) -> None:
         """An Action that has been used goes to the discard pile."""
@@ -171,7 +171,7 @@ class VengeanceGame(Game):
 
     def _no_target(self, action: Card) -> None:
         """Pop the frame of ``action``, which has no valid target, and discard the card with no effect."""
-        self.stack.pop()
+        self._stack.pop()
         if face_up_on_table(self.players):
             # [V-ACTION-MANDATORY] used when it can be, discarded when it cannot
             self._discard_in_play(action, "no valid target", "V-ACTION-MANDATORY")
@@ -221,7 +221,7 @@ class VengeanceGame(Game):
         if flip7_count(ruleset, player.cards) >= FLIP7_SIZE:
             # [V-FLIP7] [V-FLIP7-ANY-MEANS] seven values end the round now, however they came
             self._emit("flip7", "V-FLIP7", seat)
-            self.ending = True
+            self._ending = True
             self.flip7_seats.append(seat)
 
 
@@ -286,7 +286,7 @@ class PlayModifier(Frame["VengeanceGame"]):
         game._offer(Decision(self.chooser, DecisionKind.TARGET, tuple(seats), self.modifier.text), "V-MOD-ALONE")
 
     def decide(self, game: VengeanceGame, choice: Choice) -> None:
-        game.stack.pop()
+        game._stack.pop()
         game._take_from_play(self.modifier)
         game.players[choice].cards.append(self.modifier)
         game._emit("modifier", "V-MOD-TARGET", self.chooser, self.modifier.text, (("target", choice),))
@@ -312,13 +312,13 @@ class ChooseTarget(Frame["VengeanceGame"]):
         game._offer(Decision(self.resolver, DecisionKind.TARGET, tuple(seats), self.action.text), because)
 
     def decide(self, game: VengeanceGame, choice: Choice) -> None:
-        game.stack.pop()
+        game._stack.pop()
         game._emit("target", "V-ACTION-TARGET", self.resolver, self.action.text, (("target", choice),))
         if self.action.kind is FLIP_FOUR:
             game._emit("flip4_start", "V-FLIP4", choice, self.action.text)
-            game.stack.append(FlipFour(self.action, choice))
+            game._stack.append(FlipFour(self.action, choice))
         else:
-            game.stack.append(JustOneMore(self.action, choice))
+            game._stack.append(JustOneMore(self.action, choice))
 
 
 class JustOneMore(Frame["VengeanceGame"]):
@@ -337,7 +337,7 @@ class JustOneMore(Frame["VengeanceGame"]):
             # [V-ONEMORE] the next card; an Action drawn here is resolved by the target (frames on top)
             game._deal_to(self.target, "one_more", "V-ONEMORE")
             return
-        game.stack.pop()
+        game._stack.pop()
         game._finish_action(self.action)
         if game.players[self.target].status is ACTIVE:
             # [V-ONEMORE-STAY] then Stay, even while holding The Zero; a busted target stays busted and
@@ -366,7 +366,7 @@ class FlipFour(Frame["VengeanceGame"]):
             self.remaining -= 1  # [V-FLIP4] every card counts toward the four
             game._deal_to(self.target, "flip4", "V-FLIP4", self)
             return
-        game.stack.pop()
+        game._stack.pop()
         game._finish_action(self.action)
         game._emit("flip4_end", "V-FLIP4", self.target)
         if busted:
@@ -374,7 +374,7 @@ class FlipFour(Frame["VengeanceGame"]):
             for held in self.held:
                 game._discard_in_play(held, "its Flip Four target busted", "V-FLIP4-HOLD-DISCARD")
         elif self.held:
-            game.stack.append(ResolveHeld(self.target, self.held))
+            game._stack.append(ResolveHeld(self.target, self.held))
 
 
 class ResolveHeld(Frame["VengeanceGame"]):
@@ -388,7 +388,7 @@ class ResolveHeld(Frame["VengeanceGame"]):
 
     def step(self, game: VengeanceGame) -> None:
         if not self.cards:
-            game.stack.pop()
+            game._stack.pop()
             return
         held = self.cards.pop(0)
         if game.players[self.target].status is BUSTED:
@@ -416,7 +416,7 @@ class Steal(Frame["VengeanceGame"]):
         game._offer(Decision(self.resolver, DecisionKind.CARD, tuple(refs), self.action.text), "V-STEAL")
 
     def decide(self, game: VengeanceGame, choice: Choice) -> None:
-        game.stack.pop()
+        game._stack.pop()
         victim = choice["player"]
         taken = game._take_from_row(victim, choice["index"])
         game._emit("steal", "V-STEAL", self.resolver, taken.text, (("from", victim),))
@@ -442,7 +442,7 @@ class Swap(Frame["VengeanceGame"]):
         game._offer(Decision(self.resolver, DecisionKind.SWAP, tuple(pairs), self.action.text), "V-SWAP-LIMITS")
 
     def decide(self, game: VengeanceGame, choice: Choice) -> None:
-        game.stack.pop()
+        game._stack.pop()
         first, second = cast(list[CardRef], choice)
         one, other = first["player"], second["player"]
         to_other = game._take_from_row(one, first["index"])
@@ -491,7 +491,7 @@ class Discard(Frame["VengeanceGame"]):
             self.victim = choice
             game._emit("target", "V-DISCARD-CHOOSER", self.resolver, self.action.text, (("target", choice),))
             return
-        game.stack.pop()
+        game._stack.pop()
         seat = choice["player"]
         discarded = game._take_from_row(seat, choice["index"])
         game.discard.append(discarded)
@@ -519,7 +519,7 @@ class BrutalFlip7(Frame["VengeanceGame"]):
         game._offer(Decision(self.seat, DecisionKind.TARGET, tuple(seats), None), because)
 
     def decide(self, game: VengeanceGame, choice: Choice) -> None:
-        game.stack.pop()
+        game._stack.pop()
         # [V-BRUTAL-FLIP7] applied when the round is scored (VengeanceGame._round_scores)
         game.brutal_choices[self.seat] = choice
         game._emit("brutal_flip7", "V-BRUTAL-FLIP7", self.seat, None,

@@ -198,7 +198,7 @@ class _DealFirst(Turns):
 
     def step(self, game: VengeanceGame) -> None:
         if self.dealing and self.pos >= len(game.order) and self.dealt:
-            game.stack.append(_ResolveDealt(self.dealt))
+            game._stack.append(_ResolveDealt(self.dealt))
             self.dealt = []
             return
         super().step(game)
@@ -215,7 +215,7 @@ class _ResolveDealt(Frame["VengeanceGame"]):
 
     def step(self, game: VengeanceGame) -> None:
         if not self.cards:
-            game.stack.pop()
+            game._stack.pop()
             return
         seat, dealt = self.cards.pop(0)
         if game.players[seat].status is BUSTED:
@@ -233,7 +233,7 @@ class DealActionsAfterDeal(VengeanceGame):
         return _DealFirst(dealing=self.ruleset.initial_deal)
 
     def _resolve_revealed(self, seat: int, revealed: Card) -> None:
-        top = self.stack[-1]
+        top = self._stack[-1]
         if isinstance(top, _DealFirst) and top.dealing:
             top.dealt.append((seat, revealed))
             return
@@ -322,7 +322,7 @@ class ModifierKeptByRevealer(VengeanceGame):
     """A revealed Modifier stays with the player who revealed it, as in the base game."""
 
     def _offer(self, decision: Decision, because: str) -> None:
-        if isinstance(self.stack[-1], PlayModifier) and decision.kind is DecisionKind.TARGET \
+        if isinstance(self._stack[-1], PlayModifier) and decision.kind is DecisionKind.TARGET \
                 and decision.player in decision.options:
             self._forced(Decision(decision.player, decision.kind, (decision.player,), decision.card), because)
             return
@@ -333,7 +333,7 @@ class ModifierToBusted(VengeanceGame):
     """A Modifier may be played on a busted player outside Brutal Mode too."""
 
     def _offer(self, decision: Decision, because: str) -> None:
-        if isinstance(self.stack[-1], PlayModifier) and decision.kind is DecisionKind.TARGET:
+        if isinstance(self._stack[-1], PlayModifier) and decision.kind is DecisionKind.TARGET:
             decision = Decision(decision.player, decision.kind, tuple(range(self.n)), decision.card)
         super()._offer(decision, because)
 
@@ -389,7 +389,7 @@ class BustedCardsDiscardable(VengeanceGame):
 
     def _resolve_revealed(self, seat: int, revealed: Card) -> None:
         if revealed.kind is DISCARD:
-            self.stack.append(_DiscardFromAnyRow(revealed, seat))
+            self._stack.append(_DiscardFromAnyRow(revealed, seat))
             return
         super()._resolve_revealed(seat, revealed)
 
@@ -402,11 +402,11 @@ class Flip7OnlyByDraw(VengeanceGame):
     Swap lets the round go on (it still scores the bonus)."""
 
     def _receive_into_row(self, seat: int, received: Card) -> None:
-        ending = self.ending
+        ending = self._ending
         makers = len(self.flip7_seats)
         super()._receive_into_row(seat, received)
-        if self.ending and not ending and len(self.flip7_seats) > makers:
-            self.ending = False
+        if self._ending and not ending and len(self.flip7_seats) > makers:
+            self._ending = False
             del self.flip7_seats[makers:]
 
 
@@ -481,13 +481,13 @@ class _OneMoreTarget(ChooseTarget):
         if self.action.kind is not JUST_ONE_MORE:
             super().decide(game, choice)
             return
-        game.stack.pop()
+        game._stack.pop()
         game._emit("target", "V-ACTION-TARGET", self.resolver, self.action.text, (("target", choice),))
-        game.stack.append(_OneMore(self.action, choice))
+        game._stack.append(_OneMore(self.action, choice))
 
 
 class _OneMore(JustOneMore):
-    """Just One More, with the Stay after its card decided by the game's :meth:`_OneMoreReread.stays`."""
+    """Just One More, with the Stay after its card decided by the game's :meth:`_OneMoreReread._stays`."""
 
     __slots__ = ()
 
@@ -496,9 +496,9 @@ class _OneMore(JustOneMore):
             super().step(game)
             return
         assert isinstance(game, _OneMoreReread)
-        game.stack.pop()
+        game._stack.pop()
         game._finish_action(self.action)
-        if game.players[self.target].status is ACTIVE and game.stays(self.target):
+        if game.players[self.target].status is ACTIVE and game._stays(self.target):
             game._set_status(self.target, STAYED)
             game._emit("stay", "V-ONEMORE-STAY", self.target)
 
@@ -508,11 +508,11 @@ class _OneMoreReread(VengeanceGame):
 
     def _resolve_revealed(self, seat: int, revealed: Card) -> None:
         if revealed.kind is JUST_ONE_MORE:
-            self.stack.append(_OneMoreTarget(revealed, seat))
+            self._stack.append(_OneMoreTarget(revealed, seat))
             return
         super()._resolve_revealed(seat, revealed)
 
-    def stays(self, target: int) -> bool:
+    def _stays(self, target: int) -> bool:
         """Whether the active target of a Just One More must Stay once its card is resolved."""
         return True
 
@@ -520,14 +520,14 @@ class _OneMoreReread(VengeanceGame):
 class OneMoreZeroKeepsHitting(_OneMoreReread):
     """The Zero's must-Hit wins over the Stay that ends a Just One More: a target holding it plays on."""
 
-    def stays(self, target: int) -> bool:
+    def _stays(self, target: int) -> bool:
         return not any(is_special(self.ruleset, c, Special.ZERO) for c in self.players[target].cards)
 
 
 class OneMoreNoStay(_OneMoreReread):
     """The target of a Just One More takes the card and stays in the Hit/Stay rotation."""
 
-    def stays(self, target: int) -> bool:
+    def _stays(self, target: int) -> bool:
         return False
 
 
@@ -559,7 +559,7 @@ class HeldDroppedWhenTargetOut(VengeanceGame):
     [V-FLIP4-RESOLVER-OUT] discards the rest only after a bust."""
 
     def _resolve_revealed(self, seat: int, revealed: Card) -> None:
-        top = self.stack[-1] if self.stack else None
+        top = self._stack[-1] if self._stack else None
         if isinstance(top, ResolveHeld) and self.players[seat].status is not ACTIVE:
             self._discard_in_play(revealed, "its Flip Four target is out of the round", "V-STAYED-TARGET")
             return
@@ -573,7 +573,7 @@ class SwapNeedsOwnCard(VengeanceGame):
     """A Swap always gives one of the resolver's cards: two other players' cards cannot be swapped."""
 
     def _offer(self, decision: Decision, because: str) -> None:
-        frame = self.stack[-1]
+        frame = self._stack[-1]
         if decision.kind is DecisionKind.SWAP and isinstance(frame, Swap):
             pairs = tuple(pair for pair in decision.options
                           if any(ref["player"] == frame.resolver for ref in _refs(pair)))
@@ -609,7 +609,7 @@ class StealFromOwnRow(VengeanceGame):
 
     def _resolve_revealed(self, seat: int, revealed: Card) -> None:
         if revealed.kind is STEAL:
-            self.stack.append(_StealAnyRow(revealed, seat))
+            self._stack.append(_StealAnyRow(revealed, seat))
             return
         super()._resolve_revealed(seat, revealed)
 

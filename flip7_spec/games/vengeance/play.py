@@ -8,8 +8,8 @@ from typing import Any, Final
 
 from flip7_spec.events import Choice, Decision, DecisionKind
 from flip7_spec.machine import Game
-from flip7_spec.policies import leader
 from flip7_spec.registry import Role
+from flip7_spec.simulation.policies import leader
 
 ROLES: Final[Mapping[Role, str]] = {
     Role.DECK: "V-DECK",

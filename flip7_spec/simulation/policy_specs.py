@@ -1,6 +1,6 @@
 """Policy specs as the command line writes them: ``threshold:20``, ``threshold-numbers:20``, ``cards:4``,
 ``random``, or a user's ``MODULE:CALLABLE`` / ``file.py:CALLABLE``, with ``:N`` for a callable that takes a
-parameter (see :mod:`flip7_spec.user_policy`)."""
+parameter (see :mod:`flip7_spec.simulation.user_policy`)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from collections.abc import Sequence
 
 from flip7_spec.events import Choice, Decision
 from flip7_spec.machine import Game
-from flip7_spec.policies import BUILT_INS, Policy, PolicyError, random_policy, threshold_policy
-from flip7_spec.user_policy import load_user_policy
+from flip7_spec.simulation.policies import BUILT_INS, Policy, PolicyError, random_policy, threshold_policy
+from flip7_spec.simulation.user_policy import load_user_policy
 
 
 def policy_specs_help() -> str:
@@ -24,7 +24,7 @@ def sweep_family(spec: str) -> str | None:
     parameter: a built-in policy that takes one, with or without a value (``threshold-numbers`` and
     ``threshold-numbers:20`` both give ``threshold-numbers``), or a user's ``MODULE:CALLABLE`` or
     ``FILE.py:CALLABLE``, with or without ``:N`` (its callable is then called with the value as a second
-    argument, see :func:`~flip7_spec.user_policy.load_user_policy`)."""
+    argument, see :func:`~flip7_spec.simulation.user_policy.load_user_policy`)."""
     name, _, _ = spec.partition(":")
     built_in = BUILT_INS.get(name)
     if built_in is not None:

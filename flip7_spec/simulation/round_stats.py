@@ -17,8 +17,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from flip7_spec.intervals import Moments, wilson_interval
 from flip7_spec.machine import Game
+from flip7_spec.simulation.intervals import Moments, wilson_interval
 
 
 @dataclass(slots=True)

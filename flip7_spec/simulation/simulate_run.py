@@ -3,7 +3,7 @@
 A run plays either whole games or one-round experiments (``one_round``): each experiment is a game of
 exactly one round on its own freshly shuffled deck (see :func:`one_round_ruleset`), so every round is
 independent of the others. Either way every round that ends feeds the per-round statistics
-(:class:`~flip7_spec.round_stats.RoundStats`).
+(:class:`~flip7_spec.simulation.round_stats.RoundStats`).
 """
 
 from __future__ import annotations
@@ -24,12 +24,12 @@ from flip7_spec.machine import Game
 from flip7_spec.ordered_pool import WorkerDied, ordered_map
 from flip7_spec.outputs import Output, check_distinct
 from flip7_spec.play import check_reachable
-from flip7_spec.policies import Policy
-from flip7_spec.policy_specs import seat_policies, user_policies
-from flip7_spec.round_stats import RoundStats
 from flip7_spec.rulesets import Ruleset
-from flip7_spec.simulate import Stats, play_games, record_games
-from flip7_spec.user_policy import describe_error
+from flip7_spec.simulation.policies import Policy
+from flip7_spec.simulation.policy_specs import seat_policies, user_policies
+from flip7_spec.simulation.round_stats import RoundStats
+from flip7_spec.simulation.simulate import Stats, play_games, record_games
+from flip7_spec.simulation.user_policy import describe_error
 
 if TYPE_CHECKING:
     from tqdm import tqdm

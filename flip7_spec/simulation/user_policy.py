@@ -1,6 +1,6 @@
 """Loading a user's own policy from ``MODULE:CALLABLE`` or ``path/to/file.py:CALLABLE``.
 
-The callable receives a :class:`~flip7_spec.policy_view.PlayerView` and returns one of ``view.options``,
+The callable receives a :class:`~flip7_spec.simulation.policy_view.PlayerView` and returns one of ``view.options``,
 or ``None`` to leave that decision to the built-in ``threshold:20`` policy (handy for a policy that only
 cares about hitting and staying)::
 
@@ -41,8 +41,8 @@ from flip7_spec.events import Choice, Decision
 from flip7_spec.interrupts import TookTooLong, time_limit
 from flip7_spec.limits import POLICY_DECISION
 from flip7_spec.machine import Game
-from flip7_spec.policies import Policy, PolicyError, threshold_policy
-from flip7_spec.policy_view import PlayerView, player_view
+from flip7_spec.simulation.policies import Policy, PolicyError, threshold_policy
+from flip7_spec.simulation.policy_view import PlayerView, player_view
 from flip7_spec.user_modules import import_user_module
 
 UserPolicy = Callable[[PlayerView], Choice | None]
@@ -50,7 +50,7 @@ UserPolicy = Callable[[PlayerView], Choice | None]
 
 def load_user_policy(spec: str, parameter: int | None = None) -> Policy:
     """The policy that ``spec`` (``MODULE:CALLABLE`` or ``FILE.py:CALLABLE``) names, wrapped so that the
-    engine sees an ordinary :data:`~flip7_spec.policies.Policy`; with a ``parameter``, the callable is called
+    engine sees an ordinary :data:`~flip7_spec.simulation.policies.Policy`; with a ``parameter``, the callable is called
     with it as a second argument. Raises :class:`PolicyError` when the module cannot be imported, has no
     such callable, or the callable cannot be called with (or without) a parameter as asked."""
     target, _, name = spec.rpartition(":")
