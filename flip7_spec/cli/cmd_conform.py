@@ -177,6 +177,9 @@ class ReportFormat:
 REPORT_FORMATS: tuple[ReportFormat, ...] = (
     ReportFormat("--json", lambda results, meta, engine, json_text: json_text),
     ReportFormat("--junit-xml", lambda results, meta, engine, json_text: junit_report(results, engine), False),
+    # The page is drawn from the records the JSON report holds (CaseResult.from_json), as `show --html` draws it
+    # from the saved report: the same page, byte for byte, whatever values an engine sent (the JSON text
+    # writes a non-finite number or an unknown type as text).
     ReportFormat("--html", lambda results, meta, engine, json_text: render_report(report_from(json.loads(json_text)))),
 )
 """The reports, in the order they are written: a new format is one entry here and its option."""
@@ -456,7 +459,7 @@ def command(command: str | None, python: str | None, example_name: str | None, g
     def on_outcome(outcome: FinishedCase) -> None:
         collected.extend(outcome.results)
         if (html_path is not None or json_path is not None) and outcome.case is not None:
-            keeper.offer([r.to_json() for r in outcome.results if r.outcome in (FAIL, ERRORED)], outcome.case.trace)
+            keeper.offer([r for r in outcome.results if r.outcome in (FAIL, ERRORED)], outcome.case.trace)
         for result in outcome.results:
             if result.outcome in (FAIL, ERRORED) or (result.outcome == SKIPPED and verbose):
                 for line in describe(result):
