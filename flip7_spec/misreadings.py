@@ -12,7 +12,7 @@ Each game registers its catalogue with :func:`register_misreadings`; nothing her
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, TypeVar, cast
@@ -76,37 +76,75 @@ def misreading(game: str, name: str) -> Misreading:
 # ---- deviations: the readings a ruleset adds to the reference ------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class Deviation:
+    """One reading a ruleset's ``deviations`` name (and a fingerprint's, and a result's): an option read at a
+    value (``reshuffle_moment="when_emptied"``: :attr:`option` and :attr:`value`), or a misreading of the game's
+    catalogue by its name (:attr:`misreading`). Written as :attr:`text`; read from it once, by :meth:`parse`."""
+
+    name: str
+    """The option's name, or the misreading's."""
+    value: Any = None
+    is_option: bool = False
+
+    @classmethod
+    def parse(cls, text: str) -> Deviation:
+        """The reading ``text`` names: ``name=value`` (the value JSON, strict and bounded: no NaN, no number
+        over the digit limit, no deep nesting; :class:`RulesetError` otherwise) or a misreading's name."""
+        name, sep, value = text.partition("=")
+        if not sep:
+            return cls(text)
+        try:
+            return cls(name, parse_json(value), True)
+        except InputError as error:
+            shown = text if len(text) <= 60 else text[:60] + "..."
+            raise RulesetError(f"deviation {shown!r}: the value after = must be JSON within the limits "
+                               f"(e.g. reshuffle_moment=\"when_emptied\"): {error}") from None
+
+    @classmethod
+    def of_option(cls, name: str, value: Any) -> Deviation:
+        return cls(name, value, True)
+
+    @property
+    def option(self) -> str | None:
+        """The option read, or None for a misreading."""
+        return self.name if self.is_option else None
+
+    @property
+    def misreading(self) -> str | None:
+        """The misreading's name, or None for an option's reading."""
+        return None if self.is_option else self.name
+
+    @property
+    def text(self) -> str:
+        """The reading as a ruleset's ``deviations`` write it: ``name=value`` with the value as JSON, or the
+        misreading's name."""
+        return f"{self.name}={json.dumps(self.value)}" if self.is_option else self.name
+
+    def __str__(self) -> str:
+        return self.text
+
+
 def option_deviation(name: str, value: Any) -> str:
     """The deviation text of an option reading: ``name=value`` with the value as JSON."""
-    return f"{name}={json.dumps(value)}"
+    return Deviation.of_option(name, value).text
 
 
 def split_deviation(text: str) -> tuple[str, Any] | None:
-    """``(option, value)`` for an option reading ``name=value``; None for a misreading's name."""
-    name, sep, value = text.partition("=")
-    if not sep:
-        return None
-    try:  # strict and bounded: no NaN, no number over the digit limit, no deep nesting
-        return name, parse_json(value)
-    except InputError as error:
-        shown = text if len(text) <= 60 else text[:60] + "..."
-        raise RulesetError(f"deviation {shown!r}: the value after = must be JSON within the limits "
-                           f"(e.g. reshuffle_moment=\"when_emptied\"): {error}") from None
+    """``(option, value)`` for an option reading ``name=value``; None for a misreading's name
+    (:meth:`Deviation.parse`, whose errors it raises)."""
+    reading = Deviation.parse(text)
+    return (reading.name, reading.value) if reading.is_option else None
 
 
-def option_deviations(deviations: Sequence[str]) -> dict[str, Any]:
+def option_deviations(deviations: Iterable[Deviation]) -> dict[str, Any]:
     """The option readings among ``deviations``, by option (a later one wins)."""
-    out: dict[str, Any] = {}
-    for text in deviations:
-        split = split_deviation(text)
-        if split is not None:
-            out[split[0]] = split[1]
-    return out
+    return {d.name: d.value for d in deviations if d.is_option}
 
 
-def misreading_names(deviations: Sequence[str]) -> tuple[str, ...]:
+def misreading_names(deviations: Iterable[Deviation]) -> tuple[str, ...]:
     """The catalogue misreadings among ``deviations``, in order."""
-    return tuple(text for text in deviations if "=" not in text)
+    return tuple(d.name for d in deviations if not d.is_option)
 
 
 def game_class_for(base: type[T], game: str, names: tuple[str, ...]) -> type[T]:

@@ -31,7 +31,7 @@ from flip7_spec.cards import Card, Kind, card
 from flip7_spec.errors import ArgumentError, CardError, InputError, RulesetError
 from flip7_spec.inputs import read_ruleset_document
 from flip7_spec.limits import DECK_CARDS, check_ruleset
-from flip7_spec.misreadings import misreading, misreading_names, option_deviations, split_deviation
+from flip7_spec.misreadings import Deviation, misreading, misreading_names, option_deviations
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,17 +160,21 @@ class Ruleset:
         """This ruleset as an engine is asked to play it: without the deviations (the engine plays its own)."""
         return replace(self, deviations=()) if self.deviations else self
 
+    def readings(self) -> tuple[Deviation, ...]:
+        """The deviations, each read as the reading it names."""
+        return tuple(Deviation.parse(text) for text in self.deviations)
+
     def played(self) -> Ruleset:
         """The ruleset the reference plays: the option readings among the deviations applied (the
         misreadings stay listed; :func:`flip7_spec.play.make_game` plays them)."""
-        readings = option_deviations(self.deviations)
+        readings = option_deviations(self.readings())
         if not readings:
             return self
         return _apply_options(self, readings, where="deviations")
 
     def misreadings(self) -> tuple[str, ...]:
         """The catalogue misreadings among the deviations, in order."""
-        return misreading_names(self.deviations)
+        return misreading_names(self.readings())
 
     def with_options(self, **options: Any) -> Ruleset:
         """A copy with some options changed; each value is checked."""
@@ -351,11 +355,11 @@ def _parse_deviations(data: Any, where: str, ruleset: Ruleset) -> tuple[str, ...
             raise RulesetError(f"{where}[{index}]: {shown!r} is listed twice")
         seen.add(key)
         try:
-            split = split_deviation(text)
-            if split is None:
-                misreading(ruleset.game, text)
+            reading = Deviation.parse(text)
+            if reading.is_option:
+                _apply_options(ruleset, {reading.name: reading.value}, f"{where}[{index}]")
             else:
-                _apply_options(ruleset, {split[0]: split[1]}, f"{where}[{index}]")
+                misreading(ruleset.game, text)
         except RulesetError as error:
             raise RulesetError(f"{where}[{index}]: {error}") from None
     return tuple(data)

@@ -419,25 +419,26 @@ def _observation(cards: list[list[str]], totals: list[int]) -> dict[str, Any]:
                                                                                                         strict=True)]}
 
 
-def test_fields_of_a_later_report_are_shown() -> None:
-    """differences, diagnosis, cause and coverage, when a report carries them, are what the page shows."""
+def test_the_fields_a_result_records_are_what_the_page_shows() -> None:
+    """differences, diagnosis and coverage, as the report records them, are what the page shows: the listed
+    differences and no other, the diagnosis with its clause and its confidence in words."""
     expected = _observation([["5", "7"], ["9"]], [0, 0])
     found = _observation([["5"], ["9"]], [0, 3])
     failure = {"case_id": "round:flip7/seed=0/game=0/players=2", "level": "round", "outcome": "fail", "step": 4,
                "where": "$.steps[4].observation.players[0].cards[1]", "expected": "7", "found": "(absent)",
                "clause": "F7-HIT-STAY", "expected_observation": expected, "found_observation": found,
-               "differences": [{"path": "$.steps[4].observation.players[0].cards[1]", "expected": "7",
+               "differences": [{"where": "$.steps[4].observation.players[0].cards[1]", "expected": "7",
                                 "found": "(absent)"}],
-               "diagnosis": {"reading": "the engine forgets the card it dealt", "clause": "F7-HIT-STAY",
-                             "confidence": "high"},
-               "cause": "forgets a drawn card"}
+               "diagnosis": {"reading": "forgets_dealt_card", "text": "the engine forgets the card it dealt",
+                             "clause": "F7-HIT-STAY", "confidence": "H"}}
     document = {"engine": "x", "counts": {"round": {"pass": 0, "fail": 1, "skipped": 0, "errored": 0}},
                 "results": [failure, {**failure, "case_id": "round:flip7/seed=0/game=1/players=2"}],
                 "coverage": {"clauses": {"F7-HIT-STAY": 3, "F7-BUST": 0}, "decisions": 40}}
     root = parse(render_report(report_from(document)))
     causes = next(ids(root)["causes"].iter("table"))
     rows = [[text(c) for c in r] for r in causes.find("tbody") or []]
-    assert rows[0][:4] == ["forgets a drawn card", "F7-HIT-STAY", "the engine forgets the card it dealt (high)", "2"]
+    assert rows[0][:4] == ["the engine forgets the card it dealt", "F7-HIT-STAY", "the cause is the diagnosis (high)",
+                           "2"]
     assert len(rows) == 1, "one cause for both"
     article = having(root, "article", "failure")[0]
     assert "Diagnosis: the engine forgets the card it dealt (clause F7-HIT-STAY, confidence high)" in text(article)
@@ -452,6 +453,19 @@ def test_fields_of_a_later_report_are_shown() -> None:
              for t in ids(root)["coverage"].iter("table") if "kv" in classes(t)}
     assert given["clauses"] == {"F7-HIT-STAY": "3", "F7-BUST": "0"} and given["coverage"] == {"decisions": "40"}
     assert not having(article, "details", "game"), "no trace given: no game window"
+
+
+def test_a_report_whose_results_are_not_results_is_refused_with_where(flip7_spec: Run, tmp_path: Path) -> None:
+    """show --html of a report reads each result as the run recorded it: one that is not a result (a
+    difference without its path) is named, and no page is written."""
+    failure = {"case_id": "round:flip7/seed=0/game=0/players=2", "level": "round", "outcome": "fail",
+               "differences": [{"path": "players[0].total", "expected": 1, "found": 2}]}
+    report = tmp_path / "report.json"
+    report.write_text(json.dumps({"engine": "x", "results": [{**failure, "differences": []}, failure]}),
+                      encoding="utf-8")
+    code, _, err = flip7_spec("show", str(report), "--html", str(tmp_path / "out.html"))
+    assert code == 2 and "results[1]" in err and "'where'" in err, err
+    assert not (tmp_path / "out.html").exists()
 
 
 def test_failures_come_before_the_folded_coverage_and_a_cause_without_a_reading_says_so() -> None:
@@ -567,32 +581,47 @@ def test_a_float_for_an_integer_is_marked_in_every_seat(flip7_spec: Run, tmp_pat
         assert f"{players} of the differing fields differ only in JSON type (0 against 0.0)" in " ".join(notes)
 
 
-def test_a_bool_or_float_in_an_old_report_is_marked() -> None:
-    """A report without ``differences``: the page compares the two observations as the case does, so ``true``
-    for ``1`` and ``1.0`` for ``1`` are marked; the legal choices count only at the legal level."""
+def test_a_bool_or_float_the_report_lists_is_marked_and_nothing_is_compared_again() -> None:
+    """The page marks the fields the result lists, as the run's exact-JSON comparison found them (``true`` for
+    ``1`` and ``1.0`` for ``1`` differ; the legal choices count only at the legal level). A result that lists
+    none shows its first difference alone: the page does not compare the two observations itself."""
     expected = _observation([["5"], ["9"]], [1, 0])
     found = _observation([["5"], ["9"]], [1, 0])
     found["round"] = True
     found["players"][0]["total"] = 1.0
     found["pending"]["options"] = ["stay"]
+
+    def at(path: str, expected: Any, found: Any) -> dict[str, Any]:
+        return {"where": f"$.steps[2].observation.{path}", "expected": expected, "found": found}
+
+    listed = [at("round", 1, True), at("players[0].total", 1, 1.0)]
     failure = {"case_id": "round:flip7/seed=0/game=0/players=2", "level": "round", "outcome": "fail", "step": 2,
                "where": "$.steps[2].observation.round", "expected": 1, "found": True, "clause": "F7-ROUND-END",
-               "expected_observation": expected, "found_observation": found}
-    legal = {**failure, "case_id": "round:flip7/seed=0/game=1/players=2", "level": "legal"}
-    root = parse(render_report(report_from({"engine": "x", "results": [failure, legal]})))
-    article, at_legal = having(root, "article", "failure")
+               "expected_observation": expected, "found_observation": found, "differences": listed}
+    legal = {**failure, "case_id": "round:flip7/seed=0/game=1/players=2", "level": "legal",
+             "differences": [*listed, at("pending.options[0]", "hit", "stay"), at("pending.options[1]", "stay", None)]}
+    unlisted = {**failure, "case_id": "round:flip7/seed=0/game=2/players=2"}
+    del unlisted["differences"]
+    root = parse(render_report(report_from({"engine": "x", "results": [failure, legal, unlisted]})))
+    article, at_legal, first_only = having(root, "article", "failure")
     panel = next(s for s in article.iter("section") if "panel" in classes(s))
     reference, engine = (next(f for f in panel.iter("figure") if side in classes(f)) for side in ("ref", "eng"))
     assert marks(reference) == ["1≠", "1≠"] and marks(engine) == ["true≠", "1.0≠"]
     assert marks(player_rows(engine)[0]) == ["1.0≠"] and not marks(player_rows(engine)[1])
-    listed = next(t for t in panel.iter("table") if "diffs" in classes(t))
-    assert [text(r[1]) for r in listed.find("tbody") or []] == ["round", "players[0].total"]
-    assert "computed from the two observations" in text(listed.find("caption"))
+    rows = next(t for t in panel.iter("table") if "diffs" in classes(t))
+    assert [text(r[1]) for r in rows.find("tbody") or []] == ["round", "players[0].total"]
+    assert "as the report lists them" in text(rows.find("caption"))
     assert "2 of the differing fields differ only in JSON type (1 against true)" in text(panel)
-    # at the legal level the options are compared too: the pending decision is marked and listed
-    listed = next(t for t in at_legal.iter("table") if "diffs" in classes(t))
-    assert [text(r[1]) for r in listed.find("tbody") or []] == ["round", "players[0].total", "pending.options[0]",
-                                                               "pending.options[1]"]
+    # at the legal level the options are listed too: the pending decision is marked and listed
+    rows = next(t for t in at_legal.iter("table") if "diffs" in classes(t))
+    assert [text(r[1]) for r in rows.find("tbody") or []] == ["round", "players[0].total", "pending.options[0]",
+                                                             "pending.options[1]"]
     engine = next(f for f in at_legal.iter("figure") if "eng" in classes(f))
     pending = next(p for p in engine.iter("p") if "pending" in classes(p))
     assert marks(pending), "the differing options are marked"
+    # no list recorded: the first difference, where the result says, and no other mark
+    rows = next(t for t in first_only.iter("table") if "diffs" in classes(t))
+    assert [text(r[1]) for r in rows.find("tbody") or []] == ["round"]
+    assert "the first difference only" in text(rows.find("caption"))
+    engine = next(f for f in first_only.iter("figure") if "eng" in classes(f))
+    assert marks(engine) == ["true≠"]

@@ -166,21 +166,99 @@ class _ProtocolLog:
 
 @dataclass(frozen=True, slots=True)
 class ReportFormat:
-    """One report conform writes at the end of a run: its option, and its text from the results, the run's
-    metadata, the engine's name and the JSON report's text (every report is drawn from the same run)."""
+    """One report conform writes at the end of a run: its option (the file it is written to), the option's
+    help, and its text from the results, the run's metadata, the engine's name and the JSON report's text
+    (every report is drawn from the same run)."""
 
     option: str
+    parameter: str
+    """The name of the option's value among click's parameters (a campaign names it too)."""
+    help: str
     text: Callable[[list[CaseResult], dict[str, Any], str, str], str]
     reads_json: bool = True
     """Whether its text is made from the JSON report's (which is then made once for every report)."""
 
 
 REPORT_FORMATS: tuple[ReportFormat, ...] = (
-    ReportFormat("--json", lambda results, meta, engine, json_text: json_text),
-    ReportFormat("--junit-xml", lambda results, meta, engine, json_text: junit_report(results, engine), False),
-    ReportFormat("--html", lambda results, meta, engine, json_text: render_report(report_from(json.loads(json_text)))),
+    ReportFormat("--json", "json_path", "write a JSON report", lambda results, meta, engine, json_text: json_text),
+    ReportFormat("--junit-xml", "junit_xml", "write a JUnit XML report",
+                 lambda results, meta, engine, json_text: junit_report(results, engine), False),
+    # The page is drawn from the records the JSON report holds (CaseResult.from_json), as `show --html` draws it
+    # from the saved report: the same page, byte for byte, whatever values an engine sent (the JSON text
+    # writes a non-finite number or an unknown type as text).
+    ReportFormat("--html", "html_path",
+                 "write an HTML report: one self-contained file with each failure's table, both sides",
+                 lambda results, meta, engine, json_text: render_report(report_from(json.loads(json_text)))),
 )
-"""The reports, in the order they are written: a new format is one entry here and its option."""
+"""The reports, in the order they are written and listed: a new format is one entry here (its option is made
+from it, and :class:`ConformOptions` reads it), and its parameter among the campaign's
+:data:`~flip7_spec.cli.campaigns.NOT_DECIDING` options."""
+
+
+def report_options(function: Callable[..., None]) -> Callable[..., None]:
+    """The option of every report of :data:`REPORT_FORMATS`, in the table's order."""
+    for report in reversed(REPORT_FORMATS):
+        function = click.option(report.option, report.parameter, type=click.Path(dir_okay=False, path_type=Path),
+                                help=report.help)(function)
+    return function
+
+
+@dataclass(frozen=True, slots=True)
+class ConformOptions:
+    """The ``conform`` command line, read once (:meth:`of`): each option's value as click gave it, after its
+    checks. A new option is a field here and its ``click.option``; a new report, an entry of
+    :data:`REPORT_FORMATS`."""
+
+    command: str | None
+    """The engine command (``--engine``; an ``--example``'s command line once :meth:`engine` is read)."""
+    python: str | None
+    example_name: str | None
+    games: int
+    seed: str
+    ruleset_names: tuple[str, ...]
+    player_counts: tuple[int, ...]
+    fixtures: Path | None
+    no_fixtures: bool
+    no_scoring: bool
+    traces: tuple[Path, ...]
+    only: tuple[str, ...]
+    levels: tuple[str, ...]
+    timeout: float
+    workers: int
+    cluster: str | None
+    campaign: Path | None
+    save_failures: Path | None
+    fingerprint_path: Path | None
+    min_coverage: int | None
+    log_path: Path | None
+    smoke: bool
+    no_cache: bool
+    verbose: bool
+    quiet: bool
+    progress: bool | None
+    reports: dict[str, Path | None]
+    """Each report's file by its option (None: not asked for), for every entry of :data:`REPORT_FORMATS`."""
+
+    @classmethod
+    def of(cls, parameters: dict[str, Any]) -> ConformOptions:
+        """The options from click's parameters by name (a parameter with no field is a TypeError: the field
+        was forgotten)."""
+        given = dict(parameters)
+        reports = {report.option: given.pop(report.parameter) for report in REPORT_FORMATS}
+        return cls(reports=reports, **given)
+
+    def engine(self) -> EngineSpec:
+        """The engine to run: exactly one of ``--engine``, ``--python`` and ``--example`` (UsageError
+        otherwise), an example by its command line."""
+        if sum(given is not None for given in (self.command, self.python, self.example_name)) != 1:
+            raise click.UsageError("give exactly one of --engine CMD, --python MODULE:ATTR or --example NAME")
+        command = self.command if self.example_name is None else example(self.example_name).command()
+        return EngineSpec(command=command, python=self.python, timeout=self.timeout)
+
+    def keeps_traces(self) -> bool:
+        """Whether a report drawn from the JSON report is asked for (it carries the games of the failures the
+        page draws in full)."""
+        return any(report.reads_json and self.reports.get(report.option) is not None for report in REPORT_FORMATS)
 
 
 @dataclass
@@ -332,10 +410,7 @@ def _inputs(ruleset_names: tuple[str, ...], fixtures: Path | None, traces: tuple
 @click.option("--save-failures", type=click.Path(file_okay=False, path_type=Path),
               help="write the trace of every failing generated case (shrunk) and fixture here (its header says "
                    "how to re-run it)")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), help="write a JSON report")
-@click.option("--junit-xml", type=click.Path(dir_okay=False, path_type=Path), help="write a JUnit XML report")
-@click.option("--html", "html_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="write an HTML report: one self-contained file with each failure's table, both sides")
+@report_options
 @click.option("--fingerprint", "fingerprint_path", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
               help="write the engine's fingerprint (the preset plus the readings that explain its failures) as a "
                    "ruleset file (.json or .toml); `conform --ruleset FILE` then runs against a reference that "
@@ -361,14 +436,7 @@ def _inputs(ruleset_names: tuple[str, ...], fixtures: Path | None, traces: tuple
 @click.option("--quiet", "-q", is_flag=True, help="print only failures and the summary; no progress bar")
 @click.option("--progress/--no-progress", default=None,
               help="show a progress bar (default: on a terminal, unless --quiet)")
-def command(command: str | None, python: str | None, example_name: str | None, games: int, seed: str,
-            ruleset_names: tuple[str, ...], player_counts: tuple[int, ...], fixtures: Path | None,
-            no_fixtures: bool, no_scoring: bool, traces: tuple[Path, ...], only: tuple[str, ...],
-            levels: tuple[str, ...], timeout: float,
-            workers: int, save_failures: Path | None, json_path: Path | None, junit_xml: Path | None, smoke: bool,
-            html_path: Path | None, fingerprint_path: Path | None, no_cache: bool, verbose: bool, quiet: bool,
-            progress: bool | None, min_coverage: int | None, cluster: str | None = None,
-            campaign: Path | None = None, log_path: Path | None = None) -> None:
+def command(**parameters: Any) -> None:
     """Run the conformance corpus against an engine and report where it breaks the rules.
 
     The corpus: scoring cases (official examples and hands z3 found to catch known misreadings), the
@@ -397,49 +465,49 @@ def command(command: str | None, python: str | None, example_name: str | None, g
     130 interrupted (Ctrl-C), 143 terminated (SIGTERM): the engines are stopped and the reports hold
     the cases that finished.
     """
-    if sum(given is not None for given in (command, python, example_name)) != 1:
-        raise click.UsageError("give exactly one of --engine CMD, --python MODULE:ATTR or --example NAME")
-    if example_name is not None:
-        command = example(example_name).command()
-    spec = EngineSpec(command=command, python=python, timeout=timeout)
-    if fingerprint_path is not None and fingerprint_path.suffix.lower() not in (".json", ".toml"):
-        raise click.BadParameter(f"{fingerprint_path}: a fingerprint is a ruleset file: give a .json or .toml name",
+    options = ConformOptions.of(parameters)
+    spec = options.engine()
+    fingerprint = options.fingerprint_path
+    if fingerprint is not None and fingerprint.suffix.lower() not in (".json", ".toml"):
+        raise click.BadParameter(f"{fingerprint}: a fingerprint is a ruleset file: give a .json or .toml name",
                                  param_hint="--fingerprint")
-    if log_path is not None and (python is not None or cluster is not None):
-        elsewhere = "--python runs the engine in this process" if python is not None else \
+    if options.log_path is not None and (options.python is not None or options.cluster is not None):
+        elsewhere = "--python runs the engine in this process" if options.python is not None else \
             "--cluster runs the engines on the cluster's machines"
         raise click.UsageError(f"--log-protocol records the lines exchanged with engine processes on this machine: "
                                f"{elsewhere}")
-    if smoke:
-        raise click.exceptions.Exit(_smoke_logged(spec, log_path, _inputs((), None, (), command, python)))
-    if cluster is not None and workers > 1:
+    if options.smoke:
+        raise click.exceptions.Exit(_smoke_logged(spec, options.log_path,
+                                                  _inputs((), None, (), spec.command, options.python)))
+    if options.cluster is not None and options.workers > 1:
         raise click.UsageError("--workers runs engines on this machine and --cluster on the cluster's workers: "
                                "choose one")
-    _check_traces(traces)
-    fixtures_dir = None if no_fixtures or traces else (fixtures or shipped_fixtures_dir())
-    if fixtures is not None and not fixtures.is_dir():
-        raise click.BadParameter(f"{fixtures}: no such directory", param_hint="--fixtures")
-    counts = player_counts or (3, 4, 5, 6)
-    corpus = Corpus(rulesets=_rulesets(ruleset_names, counts), games=0 if traces else games, seed=seed,
-                    players=counts, fixtures=fixtures_dir,
-                    scoring=not (no_scoring or traces), traces=traces, fresh_hands=no_cache, only=only,
-                    levels=frozenset(Level(name) for name in levels) if levels else CHECKED_LEVELS)
-    if min_coverage is not None:
-        corpus.min_coverage, corpus.aim_cap = min_coverage, DEFAULT_CAP
+    _check_traces(options.traces)
+    fixtures_dir = None if options.no_fixtures or options.traces else (options.fixtures or shipped_fixtures_dir())
+    if options.fixtures is not None and not options.fixtures.is_dir():
+        raise click.BadParameter(f"{options.fixtures}: no such directory", param_hint="--fixtures")
+    counts = options.player_counts or (3, 4, 5, 6)
+    corpus = Corpus(rulesets=_rulesets(options.ruleset_names, counts), games=0 if options.traces else options.games,
+                    seed=options.seed, players=counts, fixtures=fixtures_dir,
+                    scoring=not (options.no_scoring or options.traces), traces=options.traces,
+                    fresh_hands=options.no_cache, only=options.only,
+                    levels=frozenset(Level(name) for name in options.levels) if options.levels else CHECKED_LEVELS)
+    if options.min_coverage is not None:
+        corpus.min_coverage, corpus.aim_cap = options.min_coverage, DEFAULT_CAP
     asked = _asked_parts(corpus)
-    inputs = _inputs(ruleset_names, fixtures_dir, traces, command, python)
+    inputs = _inputs(options.ruleset_names, fixtures_dir, options.traces, spec.command, options.python)
     stack = contextlib.ExitStack()
     opened = None
-    if campaign is not None:
-        opened = open_campaign(click.get_current_context(), campaign)
+    if options.campaign is not None:
+        opened = open_campaign(click.get_current_context(), options.campaign)
         stack.callback(opened.close)
     try:
-        reports = _Reports.reserve({"--json": json_path, "--junit-xml": junit_xml, "--html": html_path},
-                                   save_failures, inputs, fingerprint_path, log_path)
+        reports = _Reports.reserve(options.reports, options.save_failures, inputs, options.fingerprint_path,
+                                   options.log_path)
     except BaseException:
         stack.close()
         raise
-    bar = Progress(sys.stderr.isatty() and not quiet if progress is None else progress)
+    bar = Progress(sys.stderr.isatty() and not options.quiet if options.progress is None else options.progress)
     collected: list[CaseResult] = []
 
     handshake_seconds = 0.0
@@ -456,10 +524,10 @@ def command(command: str | None, python: str | None, example_name: str | None, g
 
     def on_outcome(outcome: FinishedCase) -> None:
         collected.extend(outcome.results)
-        if (html_path is not None or json_path is not None) and outcome.case is not None:
-            keeper.offer([r.to_json() for r in outcome.results if r.outcome in (FAIL, ERRORED)], outcome.case.trace)
+        if options.keeps_traces() and outcome.case is not None:
+            keeper.offer([r for r in outcome.results if r.outcome in (FAIL, ERRORED)], outcome.case.trace)
         for result in outcome.results:
-            if result.outcome in (FAIL, ERRORED) or (result.outcome == SKIPPED and verbose):
+            if result.outcome in (FAIL, ERRORED) or (result.outcome == SKIPPED and options.verbose):
                 for line in describe(result):
                     bar.echo(line)
         bar.advance(failed=any(r.outcome in (FAIL, ERRORED) for r in outcome.results))
@@ -473,11 +541,11 @@ def command(command: str | None, python: str | None, example_name: str | None, g
             reports.log.start()
         with stack:
             pool = None
-            if cluster is not None:
-                pool = stack.enter_context(cluster_pool(cluster, spec, save_failures))
-            hello, _, decisions = run(spec, corpus, workers=workers, save=save_failures, on_outcome=on_outcome,
-                                      on_start=on_start, passed=passed, pool=pool, campaign=opened,
-                                      isolated=python is not None)
+            if options.cluster is not None:
+                pool = stack.enter_context(cluster_pool(options.cluster, spec, options.save_failures))
+            hello, _, decisions = run(spec, corpus, workers=options.workers, save=options.save_failures,
+                                      on_outcome=on_outcome, on_start=on_start, passed=passed, pool=pool,
+                                      campaign=opened, isolated=options.python is not None)
     except EngineUnusable as error:
         bar.close()
         reports.commit_log()  # the handshake's lines: what shows why the engine cannot be used
@@ -495,18 +563,19 @@ def command(command: str | None, python: str | None, example_name: str | None, g
     finally:
         bar.close()
     elapsed = time.perf_counter() - started
-    shown_from = None if fixtures_dir is None else ("flip7-spec's shipped fixtures" if fixtures is None
-                                                   else str(fixtures))
+    shown_from = None if fixtures_dir is None else ("flip7-spec's shipped fixtures" if options.fixtures is None
+                                                   else str(options.fixtures))
     summary = summary_lines(collected, spec.name, elapsed, decisions, handshake_seconds)
     covered = summarise(settled_corpus.coverage, settled_corpus.variants, settled_corpus.ruleset_list)
     aimed = settled_corpus.min_coverage if settled_corpus.games else 0
-    chosen = bool(only) or not settled_corpus.games  # saved traces or a folder of fixtures: few clauses by design
-    if only:  # a part none of whose cases matched was not asked for
+    chosen = bool(options.only) or not settled_corpus.games  # saved traces or a folder of fixtures: few clauses
+    if options.only:  # a part none of whose cases matched was not asked for
         asked = [part for part in asked if any(part_of(r.case_id) == part for r in collected)]
     prints = fingerprints(collected, passed)
     for line in [*skip_reason_lines(collected, settled_corpus.coverage), *summary,
                  *corpus_lines(collected, shown_from),
-                 *coverage_lines(covered, verbose, aimed, explain=min_coverage is not None, chosen=chosen),
+                 *coverage_lines(covered, options.verbose, aimed, explain=options.min_coverage is not None,
+                                 chosen=chosen),
                  *cause_lines(collected), *fingerprint_lines(prints, collected)]:
         say(line)
     unchecked: list[str] = []
@@ -514,12 +583,12 @@ def command(command: str | None, python: str | None, example_name: str | None, g
         for line in [*empty_part_warnings(collected, asked), *broken_promise_lines(collected)]:
             say(line, err=True)
         unchecked = unchecked_lines(collected, asked)
-        if only and not collected:
-            unchecked = [f"unchecked: no case matched --only {' '.join(only)}; nothing was checked"]
+        if options.only and not collected:
+            unchecked = [f"unchecked: no case matched --only {' '.join(options.only)}; nothing was checked"]
         for line in unchecked:
             say(line, err=True)
-    meta = {"engine": spec.name, "hello": hello, "seed": seed, "games": games, "interrupted": stopped is not None,
-            "seconds": round(elapsed, 3), "decisions": decisions,
+    meta = {"engine": spec.name, "hello": hello, "seed": options.seed, "games": options.games,
+            "interrupted": stopped is not None, "seconds": round(elapsed, 3), "decisions": decisions,
             "engine_seconds": round(engine_seconds(collected, handshake_seconds), 3),
             "fingerprint": {base: list(f.readings) for base, f in prints.items()},
             "fingerprint_evidence": {base: {"kept": {e.reading: e.to_json() for e in f.entries},
@@ -527,8 +596,8 @@ def command(command: str | None, python: str | None, example_name: str | None, g
                                      for base, f in prints.items()},
             "coverage": [c.to_json() for c in covered], "unchecked": unchecked}
     reports.write(collected, meta, spec.name, keeper)
-    if fingerprint_path is not None:
-        for written in write_fingerprints(fingerprint_path, prints):
+    if options.fingerprint_path is not None:
+        for written in write_fingerprints(options.fingerprint_path, prints):
             say(f"fingerprint written to {written}")
     if stopped is not None:
         say("interrupted: the reports hold the cases that finished", err=True)

@@ -7,8 +7,8 @@ from pathlib import Path
 import click
 
 from flip7_spec.cli.common import fail, say
-from flip7_spec.htmlreport import render_report, render_trace, report_from
-from flip7_spec.htmlreport.model import is_report, saved_traces
+from flip7_spec.htmlreport import render_report, render_trace, report_with_saved
+from flip7_spec.htmlreport.model import ReportError, is_report
 from flip7_spec.outputs import Output, check_distinct
 from flip7_spec.trace.diffview import NoSavedFailure, render_diff
 from flip7_spec.trace.reader import TraceSource, is_corpus, read_traces
@@ -31,7 +31,11 @@ def _html(source: TraceSource, output: Output | None) -> None:
     stdout)."""
     document = source.trace
     if is_report(document):
-        html = render_report(report_from(document, saved=saved_traces(document)))
+        try:
+            report = report_with_saved(document)
+        except ReportError as error:
+            fail(f"{source.location}: {error}")
+        html = render_report(report)
     else:
         try:
             check_trace(document)

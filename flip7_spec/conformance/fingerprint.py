@@ -22,7 +22,7 @@ from flip7_spec.conformance import FAIL
 from flip7_spec.errors import ChanceError, Flip7Error
 from flip7_spec.judge.case import Case
 from flip7_spec.judge.runner import reproduces_case
-from flip7_spec.misreadings import split_deviation
+from flip7_spec.misreadings import Deviation
 from flip7_spec.outputs import write_file
 from flip7_spec.results import CaseResult
 from flip7_spec.rulesets import Ruleset, preset
@@ -287,8 +287,7 @@ def _game_of(base: str) -> str:
 
 
 def _option(reading: str) -> str | None:
-    split = split_deviation(reading)
-    return None if split is None else split[0]
+    return Deviation.parse(reading).option
 
 
 def fingerprint_paths(path: Path, bases: Sequence[str]) -> dict[str, Path]:

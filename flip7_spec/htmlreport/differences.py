@@ -1,8 +1,8 @@
 """Where a failure's differences lie on the page: JSON paths read into parts, written as a person reads them,
 and the test that tells a table cell or a card whether it lies in a differing region.
 
-Which fields differ is decided by the comparison replay and conform use (:func:`flip7_spec.trace.compare.differences`,
-through :func:`flip7_spec.judge.compared_differences`); this module only places them.
+Which fields differ is decided by the run's comparison (:func:`flip7_spec.judge.compared_differences`), and a
+result records them (``CaseResult.differences``); this module only places them.
 """
 
 from __future__ import annotations

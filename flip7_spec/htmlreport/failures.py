@@ -16,12 +16,12 @@ from typing import Any
 
 from flip7_spec.htmlreport.cards import CardFace, face
 from flip7_spec.htmlreport.differences import Difference, Path, path_text
-from flip7_spec.htmlreport.model import DiagnosisShown, FailureInput, failure_from, shown_message
+from flip7_spec.htmlreport.model import DiagnosisShown, Failure
 from flip7_spec.htmlreport.steps import Window, decision_text, seat_namer, window
 from flip7_spec.htmlreport.tables import Seat, TableView, table, value_text
 from flip7_spec.judge import ERRORED, FAIL
 from flip7_spec.protocol import Level
-from flip7_spec.trace.document import TraceDocument
+from flip7_spec.results import CaseResult
 from flip7_spec.trace.show import describe_event
 
 
@@ -109,12 +109,17 @@ def _rows(differences: Sequence[Difference], seat: Seat) -> list[DifferenceRow]:
                           value_text(d.found)) for d in differences]
 
 
-def _source(failure: FailureInput) -> str:
-    if failure.given_differences:
+def _source(failure: Failure) -> str:
+    if failure.result.differences:
         return "as the report lists them"
-    if failure.expected_observation is not None and failure.found_observation is not None:
-        return "computed from the two observations"
+    if failure.result.expected_observation is not None and failure.result.found_observation is not None:
+        return "the first difference only (the report does not list the others)"
     return "the first difference only (the report holds no observations)"
+
+
+def observation_or_none(value: Any) -> dict[str, Any] | None:
+    """An observation a result carries, when it is one (a JSON object) to draw as a table."""
+    return value if isinstance(value, dict) else None
 
 
 def _type_only(expected: Any, found: Any) -> bool:
@@ -126,36 +131,39 @@ def step_words(step: int | None) -> str:
     return "the start" if step is None else f"step {step}"
 
 
-def _panel(failure: FailureInput, prefix: str, seat: Seat, win: Window | None) -> Panel:
+def _panel(failure: Failure, prefix: str, seat: Seat, win: Window | None) -> Panel:
     anchor = f"{prefix}divergence"
-    if failure.hand is not None:  # a scoring case: the hand, and both scores
-        busted = " (busted)" if failure.busted else ""
-        return Panel(anchor, f"the round score of this hand{busted}", hand=[face(c) for c in failure.hand],
-                     differences=_rows(failure.differences, seat), differences_source="the score")
-    decision = failure.decision or (win.divergence.decision if win and win.divergence else None)
+    result = failure.result
+    differences = failure.differences
+    if result.hand is not None:  # a scoring case: the hand, and both scores
+        busted = " (busted)" if result.busted else ""
+        return Panel(anchor, f"the round score of this hand{busted}", hand=[face(c) for c in result.hand],
+                     differences=_rows(differences, seat), differences_source="the score")
+    decision = result.decision or (win.divergence.decision if win and win.divergence else None)
     before = win.divergence.before if win and win.divergence else None
-    title = step_words(failure.step) + (f": {decision_text(decision, before, seat)}" if decision else "")
-    differing = [d.path for d in failure.differences]
-    expected = failure.expected_observation
+    title = step_words(result.step) + (f": {decision_text(decision, before, seat)}" if decision else "")
+    differing = [d.path for d in differences]
+    expected = observation_or_none(result.expected_observation)
     if expected is None and win is not None and win.divergence is not None:
         expected = win.divergence.observation
-    panel = Panel(anchor, title, differences=_rows(failure.differences, seat), differences_source=_source(failure))
+    panel = Panel(anchor, title, differences=_rows(differences, seat), differences_source=_source(failure))
     if expected is not None:
         panel.expected = table(expected, seat, differing, "reference")
-    if failure.found_observation is not None:
-        panel.found = table(failure.found_observation, seat, differing, "engine")
+    found = observation_or_none(result.found_observation)
+    if found is not None:
+        panel.found = table(found, seat, differing, "engine")
     else:
-        panel.notes.append(f"This report does not hold the engine's observation: at {failure.where or '?'} it gave "
-                           f"{value_text(failure.found)} where the reference has {value_text(failure.expected)}.")
-    typed = [d for d in failure.differences if _type_only(d.expected, d.found)]
+        panel.notes.append(f"This report does not hold the engine's observation: at {result.where or '?'} it gave "
+                           f"{value_text(result.found)} where the reference has {value_text(result.expected)}.")
+    typed = [d for d in differences if _type_only(d.expected, d.found)]
     if typed:
         left, right = value_text(typed[0].expected), value_text(typed[0].found)
         panel.notes.append(f"{len(typed)} of the differing fields differ only in JSON type ({left} against {right}): "
                            "observations are compared as exact JSON, where 1, 1.0 and true all differ.")
-    if failure.compared == "totals":
+    if result.compared == "totals":
         panel.notes.append("Only the players' totals are compared at this step: the round case ends here, and the "
                            "observation already shows the next round dealt.")
-    if failure.level == Level.LEGAL:
+    if result.level == Level.LEGAL:
         panel.notes.append("A legal-level failure: the legal choices offered (the pending decision's options) "
                            "differ; everything else matched.")
     if win is not None and win.divergence is not None:
@@ -167,15 +175,15 @@ def _panel(failure: FailureInput, prefix: str, seat: Seat, win: Window | None) -
     return panel
 
 
-def failure_view(failure: FailureInput, number: int, limits: Limits = DEFAULT_LIMITS, with_window: bool = True
+def failure_view(failure: Failure, number: int, limits: Limits = DEFAULT_LIMITS, with_window: bool = True
                  ) -> FailureView:
     """One failure drawn in full (with the game up to it when its trace is known and ``with_window``)."""
     prefix = f"f{number}-"
-    document = TraceDocument.maybe(failure.trace) if failure.trace is not None else None
+    result, document = failure.result, failure.trace
     seat = seat_namer(document.names if document is not None else ())
     win = None
-    if document is not None and failure.hand is None and with_window:
-        win = window(document, failure.step, seat, prefix, limits.steps_before, limits.steps_after,
+    if document is not None and result.hand is None and with_window:
+        win = window(document, result.step, seat, prefix, limits.steps_before, limits.steps_after,
                      [d.path for d in failure.differences])
         if not win.steps:
             win = None
@@ -184,15 +192,15 @@ def failure_view(failure: FailureInput, number: int, limits: Limits = DEFAULT_LI
         for step in win.steps:
             if step.role == "divergence":
                 step.table = None  # drawn in the panel, both sides
-    summary = (f"{failure.where or '?'}: expected {value_text(failure.expected)}, found {value_text(failure.found)}")
-    title = f"{failure.case_id} [{failure.level}] at {step_words(failure.step)}" if failure.hand is None else \
-        f"{failure.case_id} [{failure.level}]"
-    return FailureView(number, f"f{number}", title, failure.case_id, failure.level, summary, failure.clause,
-                       failure.label, shown_message(failure), failure.cause_key, failure.diagnosis, failure.shrunk,
-                       panel, win)
+    summary = (f"{result.where or '?'}: expected {value_text(result.expected)}, found {value_text(result.found)}")
+    level = str(result.level)
+    title = f"{result.case_id} [{level}] at {step_words(result.step)}" if result.hand is None else \
+        f"{result.case_id} [{level}]"
+    return FailureView(number, f"f{number}", title, result.case_id, level, summary, result.clause, result.label,
+                       failure.message, failure.cause_key, failure.diagnosis, result.shrunk, panel, win)
 
 
-def select_full(failures: Sequence[FailureInput], limits: Limits) -> list[int]:
+def select_full(failures: Sequence[Failure], limits: Limits) -> list[int]:
     """The positions of the failures drawn in full: the first few of each cause, up to the cap."""
     chosen: list[int] = []
     per_cause: Counter[str] = Counter()
@@ -216,25 +224,25 @@ class TraceKeeper:
         self._kept = 0
         self._errors = 0
 
-    def offer(self, records: Sequence[dict[str, Any]], trace: dict[str, Any] | None) -> None:
-        """Keep ``trace`` if one of the failing ``records`` (a case's results as JSON) will be drawn in full,
-        or one of its errored ones with its last agreeing observation (the first ``full_failures`` errors)."""
+    def offer(self, results: Sequence[CaseResult], trace: dict[str, Any] | None) -> None:
+        """Keep ``trace`` if one of the failing ``results`` (a case's) will be drawn in full, or one of its
+        errored ones with its last agreeing observation (the first ``full_failures`` errors)."""
         if trace is None:
             return
-        for record in records:
-            if record.get("outcome") == ERRORED:  # the errors are counted in the order the page numbers them
+        for result in results:
+            if result.outcome == ERRORED:  # the errors are counted in the order the page numbers them
                 self._errors += 1
-                if self._errors <= self.limits.full_failures and record.get("last_agreed") is not None:
-                    self.traces[str(record.get("case_id"))] = trace
+                if self._errors <= self.limits.full_failures and result.last_agreed is not None:
+                    self.traces[result.case_id] = trace
                 continue
-            if record.get("outcome") != FAIL or self._kept >= self.limits.full_failures:
+            if result.outcome != FAIL or self._kept >= self.limits.full_failures:
                 continue
-            key = failure_from(record).cause_key
+            key = Failure(result).cause_key
             if self._per_cause[key] < self.limits.per_cause:
                 self._per_cause[key] += 1
                 self._kept += 1
-                self.traces[str(record.get("case_id"))] = trace
+                self.traces[result.case_id] = trace
 
 
 __all__ = ["DEFAULT_LIMITS", "DifferenceRow", "FailureView", "Limits", "Panel", "TraceKeeper", "describe_path",
-           "failure_view", "select_full", "step_words"]
+           "failure_view", "observation_or_none", "select_full", "step_words"]

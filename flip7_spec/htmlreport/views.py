@@ -9,12 +9,21 @@ from typing import Any
 
 from flip7_spec.htmlreport.cards import CardFace, face
 from flip7_spec.htmlreport.differences import Path
-from flip7_spec.htmlreport.failures import DEFAULT_LIMITS, FailureView, Limits, failure_view, select_full, step_words
-from flip7_spec.htmlreport.model import Agreed, DiagnosisShown, FailureInput, ReportInput, saved_failure
+from flip7_spec.htmlreport.failures import (
+    DEFAULT_LIMITS,
+    FailureView,
+    Limits,
+    failure_view,
+    observation_or_none,
+    select_full,
+    step_words,
+)
+from flip7_spec.htmlreport.model import DiagnosisShown, Failure, ReportInput, saved_failure
 from flip7_spec.htmlreport.steps import RoundView, decision_text, entries, rounds, seat_namer
 from flip7_spec.htmlreport.tables import TableView, table, value_text
 from flip7_spec.judge import ERRORED, FAIL, OUTCOMES, PASS, SKIPPED
 from flip7_spec.protocol import Level
+from flip7_spec.results import CaseResult, LastAgreed
 from flip7_spec.trace.document import TraceDocument
 from flip7_spec.trace.show import describe_event
 
@@ -100,32 +109,37 @@ STDERR_SHOWN = 12
 """The last lines of an errored case's stderr excerpt the page shows (the JSON report has the excerpt whole)."""
 
 
-def error_view(failure: FailureInput, number: int, agreed: bool = True) -> ErrorView:
+def error_view(failure: Failure, number: int, agreed: bool = True) -> ErrorView:
     """One errored case as the page draws it (with the last observation both sides agreed on, when the
     result holds one and ``agreed``)."""
+    result, document = failure.result, failure.trace
     at = ""
-    if failure.step is not None:
-        document = TraceDocument.maybe(failure.trace) if failure.trace is not None else None
+    if result.step is not None:
         seat = seat_namer(document.names if document is not None else ())
-        decision = f": {decision_text(failure.decision, None, seat)}" if failure.decision else ""
-        at = f"{step_words(failure.step)}{decision}"
-    elif failure.where == "$.start":
+        decision = f": {decision_text(result.decision, None, seat)}" if result.decision else ""
+        at = f"{step_words(result.step)}{decision}"
+    elif result.where == "$.start":
         at = "the start"
     drawn, agreed_at, events = None, "", list[str]()
-    if failure.last_agreed is not None and agreed:
-        drawn, agreed_at, events = _agreed(failure.last_agreed, failure.trace)
-    return ErrorView(number, f"e{number}", failure.case_id, failure.level, failure.message, failure.raw,
-                     failure.stderr.strip().splitlines()[-STDERR_SHOWN:], at, failure.label, failure.shrunk,
-                     [face(c) for c in failure.hand] if failure.hand is not None else None, failure.busted,
+    if result.last_agreed is not None and agreed:
+        shown = _agreed(result.last_agreed, document)
+        if shown is not None:
+            drawn, agreed_at, events = shown
+    return ErrorView(number, f"e{number}", result.case_id, str(result.level), result.message, result.raw,
+                     result.stderr.strip().splitlines()[-STDERR_SHOWN:], at, result.label, result.shrunk,
+                     [face(c) for c in result.hand] if result.hand is not None else None, bool(result.busted),
                      drawn, agreed_at, events)
 
 
-def _agreed(agreed: Agreed, trace: dict[str, Any] | None) -> tuple[TableView, str, list[str]]:
+def _agreed(agreed: LastAgreed, document: TraceDocument | None) -> tuple[TableView, str, list[str]] | None:
     """The last observation both sides agreed on as a table, where it was (its step, and the decision that led
-    to it when ``trace``, the case's, is known), and what the trace says happened there."""
-    document = TraceDocument.maybe(trace) if trace is not None else None
+    to it when ``document``, the case's trace, is known), and what the trace says happened there; None when
+    the result holds no observation there to draw."""
+    observation = observation_or_none(agreed.observation)
+    if observation is None:
+        return None
     seat = seat_namer(document.names if document is not None else ())
-    drawn, at = table(agreed.observation, seat), step_words(agreed.step)
+    drawn, at = table(observation, seat), step_words(agreed.step)
     events: list[str] = []
     entry = None if document is None else next((e for e in entries(document) if e.index == agreed.step
                                                 and e.reshuffle is None), None)
@@ -177,13 +191,14 @@ class TracePage:
     error: ErrorView | None = None
 
 
-def _count_rows(cases: Sequence[tuple[str, str, str]]) -> list[CountRow]:
+def _count_rows(results: Sequence[CaseResult]) -> list[CountRow]:
     """Results per source of cases (scoring, fixture, generated round and game cases) and ruleset or folder."""
     table: dict[str, dict[str, int]] = {}
-    for case_id, level, outcome in cases:
-        if level == Level.LEGAL:
+    for result in results:
+        if result.level == Level.LEGAL:
             continue
-        source, _, rest = case_id.partition(":")
+        outcome = result.outcome
+        source, _, rest = result.case_id.partition(":")
         group = rest.replace(":", "/").split("/")[0] if rest else ""
         name = f"{source} · {group}" if group else source
         row = table.setdefault(name, dict.fromkeys(OUTCOMES, 0))
@@ -241,25 +256,26 @@ def _declared(hello: dict[str, Any]) -> list[tuple[str, str]]:
     return out
 
 
-def _causes(failures: Sequence[FailureInput], anchors: dict[int, str]) -> list[CauseRow]:
+def _causes(failures: Sequence[Failure], anchors: dict[int, str]) -> list[CauseRow]:
     groups: dict[str, list[int]] = {}
     for position, failure in enumerate(failures):
         groups.setdefault(failure.cause_key, []).append(position)
     rows = []
     for cause, positions in sorted(groups.items(), key=lambda item: (-len(item[1]), item[0])):
         first = failures[positions[0]]
-        clauses = sorted({f.clause for f in (failures[p] for p in positions) if f.clause})
-        levels = sorted({failures[p].level for p in positions})
+        clauses = sorted({f.result.clause for f in (failures[p] for p in positions) if f.result.clause})
+        levels = sorted({str(failures[p].result.level) for p in positions})
         anchor = next((anchors[p] for p in positions if p in anchors), None)
         rows.append(CauseRow(cause, ", ".join(clauses), first.diagnosis, len(positions), ", ".join(levels), anchor,
-                             first.case_id))
+                             first.result.case_id))
     return rows
 
 
 def _skips(report: ReportInput) -> list[SkipRow]:
     groups: dict[str, list[tuple[str, str]]] = {}
-    for skip in report.skips:
-        groups.setdefault(skip.reason, []).append((skip.case_id, skip.level))
+    for result in report.results:
+        if result.outcome == SKIPPED:
+            groups.setdefault(result.message or "no reason given", []).append((result.case_id, str(result.level)))
     return [SkipRow(reason, len(items), ", ".join(sorted({lv for _, lv in items})), [c for c, _ in items[:3]])
             for reason, items in sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))]
 
@@ -281,14 +297,15 @@ def _facts(report: ReportInput) -> list[tuple[str, str]]:
 
 def report_page(report: ReportInput, limits: Limits = DEFAULT_LIMITS) -> ReportPage:
     """The conformance report's page."""
-    failed = [f for f in report.failures if f.outcome == FAIL]
-    errored = [f for f in report.failures if f.outcome == ERRORED]
+    failed = [f for f in report.failures if f.result.outcome == FAIL]
+    errored = [f for f in report.failures if f.result.outcome == ERRORED]
     chosen = select_full(failed, limits)
     views = [failure_view(failed[p], number, limits) for number, p in enumerate(chosen, start=1)]
     anchors = {p: view.anchor for p, view in zip(chosen, views, strict=True)}
-    listed = [FailureRow(n, anchors.get(p), f.case_id, f.level, step_words(f.step) if f.hand is None else "",
-                         f.where or "", value_text(f.expected), value_text(f.found), f.clause or "")
-              for n, (p, f) in enumerate(list(enumerate(failed))[:limits.listed_failures], start=1)]
+    listed = [FailureRow(n, anchors.get(p), r.case_id, str(r.level), step_words(r.step) if r.hand is None else "",
+                         r.where or "", value_text(r.expected), value_text(r.found), r.clause or "")
+              for n, (p, r) in enumerate([(p, f.result) for p, f in enumerate(failed)][:limits.listed_failures],
+                                         start=1)]
     levels = [CountRow(level, dict(row)) for level, row in report.counts.items()]
     total = CountRow("total", {o: sum(r.counts.get(o, 0) for r in levels) for o in OUTCOMES})
     passed = total.counts[FAIL] == 0 and total.counts[ERRORED] == 0
@@ -301,8 +318,9 @@ def report_page(report: ReportInput, limits: Limits = DEFAULT_LIMITS) -> ReportP
     errors = [error_view(f, n, agreed=n <= limits.full_failures) for n, f in enumerate(errored, start=1)]
     return ReportPage(
         title=f"Conformance of {report.engine}", engine=report.engine, facts=_facts(report), verdict=verdict,
-        passed=passed, levels=levels, total=total, causes=_causes(failed, anchors), coverage=_count_rows(report.cases),
-        coverage_given=_given_coverage(report.coverage), declared=_declared(report.hello), skips=_skips(report),
+        passed=passed, levels=levels, total=total, causes=_causes(failed, anchors),
+        coverage=_count_rows(report.results), coverage_given=_given_coverage(report.coverage),
+        declared=_declared(report.hello), skips=_skips(report),
         failures=views, listed=listed, unlisted=max(0, len(failed) - limits.listed_failures),
         failure_count=len(failed), errors=errors, per_cause=limits.per_cause, full_failures=limits.full_failures)
 
@@ -325,18 +343,20 @@ def trace_page(trace: dict[str, Any], source: str, limits: Limits = DEFAULT_LIMI
     view = None
     error = None
     marks = None
-    if failure is not None and failure.outcome == ERRORED:
+    if failure is not None and failure.result.outcome == ERRORED:
         error = error_view(failure, 1)
-        errored_at = failure.step if failure.step is not None or failure.where == "$.start" else -1
+        result = failure.result
+        errored_at = result.step if result.step is not None or result.where == "$.start" else -1
 
         def marks(entry: Any) -> tuple[Sequence[Path], str]:
             return ((), "errored") if entry.index == errored_at and entry.reshuffle is None else ((), "")
     elif failure is not None:
         view = failure_view(failure, 1, limits, with_window=False)  # the whole trace follows
         differing = [d.path for d in failure.differences]
+        failed_at = failure.result.step
 
         def marks(entry: Any) -> tuple[Sequence[Path], str]:
-            return (differing, "divergence") if entry.index == failure.step else ((), "")
+            return (differing, "divergence") if entry.index == failed_at else ((), "")
 
     drawn = rounds(document, seat, "", marks)
     if view is not None:

@@ -13,7 +13,7 @@ from flip7_spec.cards import Kind, card
 from flip7_spec.clauses import CLAUSES
 from flip7_spec.errors import LimitError, RulesetError
 from flip7_spec.limits import check_ruleset
-from flip7_spec.misreadings import catalogue, misreading, option_deviation, split_deviation
+from flip7_spec.misreadings import catalogue, misreading, option_deviation
 from flip7_spec.rulesets import Ruleset
 
 
@@ -65,7 +65,7 @@ def with_readings(ruleset: Ruleset, readings: Sequence[str], where: str) -> Rule
                 continue
             name, value = parsed
             changed = check_ruleset(ruleset.with_options(**{name: value}))  # the value checked, limits too
-            if any((split_deviation(d) or ("",))[0] == name for d in ruleset.deviations):
+            if any(d.option == name for d in ruleset.readings()):
                 ruleset = replace(ruleset, deviations=(*ruleset.deviations, option_deviation(name, value)))
             else:
                 ruleset = changed
