@@ -306,7 +306,8 @@ def test_a_campaign_keeps_failures_and_refuses_other_arguments_in_one_line(tmp_p
     lines = journal.read_text(encoding="utf-8").splitlines(keepends=True)
     journal.write_text("".join(lines[:-1]) + lines[-1][: len(lines[-1]) // 2], encoding="utf-8")
     resumed = command("conform", *base, "--campaign", str(campaign), "--workers", "2", "--json",
-                      str(tmp_path / "b.json"), token=token)
+                      str(tmp_path / "b.json"), "--html", str(tmp_path / "b.html"), "--junit-xml",
+                      str(tmp_path / "b.xml"), token=token)  # other reports: the same campaign
     assert resumed.code == 1
     assert journal_ids(campaign) == recorded  # the case cut short ran again, recorded once
     reports = [json.loads((tmp_path / f"{name}.json").read_text(encoding="utf-8")) for name in ("a", "b")]

@@ -10,6 +10,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import pytest
 from jsonschema import Draft202012Validator
 
 from flip7_spec.conformance.campaign import result_from_json
@@ -76,20 +77,25 @@ def test_a_journal_line_of_an_earlier_release_reads_the_same() -> None:
     assert result_from_json(older).to_json() == written
 
 
-def test_the_page_drawn_from_a_saved_json_report_is_the_page_the_run_wrote(tmp_path: Path) -> None:
+@pytest.mark.parametrize("saving", [False, True], ids=["alone", "with-saved-failures"])
+def test_the_page_drawn_from_a_saved_json_report_is_the_page_the_run_wrote(tmp_path: Path, saving: bool) -> None:
     """The JSON report carries the games of the failures its page draws in full, so ``show --html`` on it
-    alone draws, byte for byte, the page ``conform --html`` wrote."""
+    alone draws, byte for byte, the page ``conform --html`` wrote; with ``--save-failures`` both draw each
+    failure as it happens on its saved, shrunk trace."""
     import os
     import subprocess
     import sys
 
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)}
     command = [sys.executable, "-m", "flip7_spec", "conform", "--python", "tests.mutants.dealer_fixed:Engine", "-g",
-               "2", "--no-progress", "--json", str(tmp_path / "r.json"), "--html", str(tmp_path / "run.html")]
+               "2", "--no-progress", "--json", str(tmp_path / "r.json"), "--html", str(tmp_path / "run.html"),
+               *(["--save-failures", str(tmp_path / "saved")] if saving else [])]
     run = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert run.returncode == 1, run.stderr  # the engine fails: a page with failures drawn in full
     document = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
     assert document["traces"], "the report carries the games its page draws"
+    if saving:
+        assert any(r.get("shrunk") for r in document["results"]), "a failure was saved shrunk"
     shown = subprocess.run([sys.executable, "-m", "flip7_spec", "show", str(tmp_path / "r.json"), "--html",
                             str(tmp_path / "later.html")], cwd=tmp_path, env=env, capture_output=True, text=True,
                            timeout=300)

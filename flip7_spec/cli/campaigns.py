@@ -15,19 +15,22 @@ from flip7_spec.conformance.engines import EngineSpec
 from flip7_spec.conformance.session import CasePool
 from flip7_spec.rulesets import preset_names
 
-NOT_DECIDING = frozenset({"workers", "cluster", "campaign", "json_path", "junit_xml", "html_path",
-                          "fingerprint_path", "verbose", "quiet", "progress", "smoke"})
+NOT_DECIDING = frozenset({"workers", "cluster", "campaign", "fingerprint_path", "log_path", "verbose", "quiet",
+                          "progress", "smoke"})
 """The options that change where and how a run is shown, not which cases run or what they find: a campaign
-may be resumed with other values of these."""
+may be resumed with other values of these, and of the report options (``conform``'s report formats, which
+:func:`open_campaign` is given)."""
 
 
-def campaign_arguments(ctx: click.Context) -> tuple[dict[str, Any], dict[str, str]]:
+def campaign_arguments(ctx: click.Context, reports: frozenset[str] = frozenset()
+                       ) -> tuple[dict[str, Any], dict[str, str]]:
     """The arguments of this ``conform`` run that a campaign is held to (JSON values by option name, ruleset
-    and trace files by their contents too), and each option's name on the command line."""
+    and trace files by their contents too), and each option's name on the command line; neither the
+    :data:`NOT_DECIDING` options nor ``reports`` (the parameters of the report files) are among them."""
     flags = {p.name: max(p.opts, key=len) for p in ctx.command.params if p.name is not None and p.opts}
     arguments: dict[str, Any] = {}
     for name, value in ctx.params.items():
-        if name in NOT_DECIDING:
+        if name in NOT_DECIDING or name in reports:
             continue
         if isinstance(value, tuple):
             value = [str(v) if isinstance(v, Path) else v for v in value]
@@ -42,9 +45,10 @@ def campaign_arguments(ctx: click.Context) -> tuple[dict[str, Any], dict[str, st
     return arguments, flags
 
 
-def open_campaign(ctx: click.Context, directory: Path) -> Campaign:
-    """The campaign in ``directory`` for this run (see :class:`~flip7_spec.conformance.campaign.Campaign`)."""
-    arguments, flags = campaign_arguments(ctx)
+def open_campaign(ctx: click.Context, directory: Path, reports: frozenset[str]) -> Campaign:
+    """The campaign in ``directory`` for this run (see :class:`~flip7_spec.conformance.campaign.Campaign`);
+    ``reports`` are the parameters of the report files, which a resumed run may change."""
+    arguments, flags = campaign_arguments(ctx, reports)
     return Campaign.open(directory, arguments, flags)
 
 
