@@ -16,6 +16,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from flip7_spec.judge import Outcome
+from flip7_spec.misreadings import Deviation
 from flip7_spec.protocol import Level
 from flip7_spec.trace.compare import Difference
 from flip7_spec.trace.schema import json_path
@@ -191,8 +192,9 @@ class CaseResult:
     base: str | None = None
     """The preset the readings named are readings of."""
     fits_none: str | None = None
-    deviations: tuple[str, ...] | None = None
-    """The readings under which the reference reproduced the engine across the whole case."""
+    deviations: tuple[Deviation, ...] | None = None
+    """The readings under which the reference reproduced the engine across the whole case (written as their
+    texts, ``name=value`` or a misreading's name)."""
     hand: tuple[str, ...] | None = None
     busted: bool | None = None
     ruleset: dict[str, Any] | None = None
@@ -210,7 +212,9 @@ class CaseResult:
                 value = [part.to_json() for part in value]
             elif name in ("diagnosis", "last_agreed"):
                 value = value.to_json()
-            elif name in ("deviations", "hand"):
+            elif name == "deviations":
+                value = [d.text for d in value]
+            elif name == "hand":
                 value = list(value)
             out[name] = value
         return out
@@ -229,9 +233,10 @@ class CaseResult:
             given["diagnosis"] = Explanation.from_json(value["diagnosis"])
         if value.get("last_agreed") is not None:
             given["last_agreed"] = LastAgreed.from_json(value["last_agreed"])
-        for name in ("deviations", "hand"):
-            if value.get(name) is not None:
-                given[name] = tuple(value[name])
+        if value.get("deviations") is not None:
+            given["deviations"] = tuple(Deviation.parse(text) for text in value["deviations"])
+        if value.get("hand") is not None:
+            given["hand"] = tuple(value["hand"])
         for name in ("expected_observation", "found_observation", "compared", "blame", "base", "fits_none",
                      "busted", "ruleset"):
             if name in value:

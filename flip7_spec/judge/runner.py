@@ -75,7 +75,7 @@ def run_scoring(engine: EngineAdapter, case: Case, sent: dict[str, Any] | None =
     explain(failure, diagnosis)
     if diagnosis is not None:
         failure.causes = (replace(diagnosis.explanation(), at_step=True, step=None),)
-        failure.deviations = tuple(diagnosis.ruleset.deviations if diagnosis.ruleset else ())
+        failure.deviations = diagnosis.ruleset.readings() if diagnosis.ruleset else ()
     return failure
 
 
@@ -220,7 +220,7 @@ def explain_divergence(failure: CaseResult, follow: Follow, path: FollowedPath, 
     every cause the case was followed to, and the deviations of the readings it was followed under."""
     explain(failure, path.causes[0], path.supports[0], ruleset)
     failure.causes = follow.causes(path)
-    failure.deviations = tuple(path.ruleset.deviations)
+    failure.deviations = path.ruleset.readings()
 
 
 def run_trace(engine: EngineAdapter, case: Case, legal: bool, sent: dict[str, Any] | None = None
