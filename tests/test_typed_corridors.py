@@ -68,6 +68,34 @@ def conformance_imports(source: str, package: str) -> list[int]:
     return sorted(lines)
 
 
+def game_name_checks(source: str) -> list[int]:
+    """The lines that compare a game's name with a literal: ``ruleset.game != "flip7"``, ``game == "vengeance"``,
+    ``definition.name in ("flip7", ...)``. Outside a game's own folder such a test stands for a property of the
+    game (its cards, its options), which the game's definition or its cards say instead."""
+    from flip7_spec.registry import game_names
+
+    names = set(game_names())
+
+    def names_a_game(node: ast.AST) -> bool:
+        if isinstance(node, ast.Constant):
+            return node.value in names
+        if isinstance(node, ast.Tuple | ast.List | ast.Set):
+            return any(isinstance(e, ast.Constant) and e.value in names for e in node.elts)
+        return False
+
+    def is_game(node: ast.AST) -> bool:
+        return (isinstance(node, ast.Attribute) and node.attr in ("game", "game_name")) or \
+            (isinstance(node, ast.Name) and node.id in ("game", "game_name"))
+
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+            if any(is_game(side) for side in sides) and any(names_a_game(side) for side in sides):
+                lines.append(node.lineno)
+    return lines
+
+
 def offenders(check: Callable[[str], list[int]], allowed: str) -> list[str]:
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
@@ -93,11 +121,20 @@ def test_the_checks_find_what_they_look_for() -> None:
                "import flip7_spec.conformances\nfrom .conformance import x\nfrom . import conformance\n")
     assert conformance_imports(imports, "flip7_spec.testing") == [1, 2, 3, 5, 7, 8]
     assert conformance_imports(imports, "flip7_spec") == [1, 2, 3, 5, 8, 12, 13]  # relative to the package root
+    assert game_name_checks('if ruleset.game != "flip7": pass\nok = game == "vengeance"\n'
+                            'x = self.game_name in ("flip7", "other")\nkind == "flip7"\n'
+                            'left.game == right.game\n') == [1, 2, 3]
 
 
 def test_no_module_outside_trace_reads_a_trace_by_its_raw_keys() -> None:
     """Readers take a TraceDocument (its table, steps, start and footer), read once at the border."""
     assert offenders(raw_trace_reads, "trace/") == []
+
+
+def test_no_module_outside_the_games_tests_a_game_by_its_name() -> None:
+    """What a game is (its cards, its options, its clauses) comes from its definition and its cards, so that a
+    new game or card needs no edit of the core: no module outside ``games/`` asks "is this Flip 7?"."""
+    assert offenders(game_name_checks, "games/") == []
 
 
 def test_no_module_outside_protocol_branches_on_the_engine_class() -> None:
