@@ -13,13 +13,35 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
+from enum import StrEnum
 from typing import Any
 
-from flip7_spec.judge import Outcome
 from flip7_spec.misreadings import Deviation
 from flip7_spec.protocol import Level
 from flip7_spec.trace.compare import Difference
 from flip7_spec.trace.schema import json_path
+
+
+class Outcome(StrEnum):
+    """The outcome of one case at one level (its value is what the reports write)."""
+
+    PASS = "pass"
+    """The engine did what the reference does."""
+    FAIL = "fail"
+    """The engine broke a rule (the first divergence is given, with its clause)."""
+    SKIPPED = "skipped"
+    """The engine does not declare what the case needs (a level, a ruleset, an option value)."""
+    ERRORED = "errored"
+    """The engine crashed, hung, or answered outside the protocol."""
+
+
+PASS = Outcome.PASS
+FAIL = Outcome.FAIL
+SKIPPED = Outcome.SKIPPED
+ERRORED = Outcome.ERRORED
+OUTCOMES = tuple(Outcome)
+"""Every outcome, in the order the reports list them."""
+
 
 BLAMES = ("diagnosed", "possible", "guess", "rules")
 """Who a failure blames: a reading the evidence confirms, a reading it does not confirm (``possible``), a

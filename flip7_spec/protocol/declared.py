@@ -13,8 +13,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from flip7_spec.judge import same_value
 from flip7_spec.rulesets import Ruleset, preset
+from flip7_spec.trace.compare import same_value
 
 
 def declared_options(hello: Mapping[str, Any]) -> frozenset[str]:

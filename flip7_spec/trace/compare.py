@@ -216,3 +216,39 @@ def _collect(expected: Any, found: Any, path: tuple[str | int, ...], out: list[D
     single = first_difference(expected, found, path)
     if single is not None:
         out.append(single)
+
+
+# ---- the projections: how two observations of one step are compared at each level ----------------------------
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """Equal as JSON values of the same type (``true`` is not ``1``, ``1.0`` is not ``1``)."""
+    return type(a) is type(b) and bool(a == b)
+
+
+def strip_options(observation: Any) -> Any:
+    """The observation without its pending decision's legal choices (compared only at the legal level)."""
+    if isinstance(observation, dict) and isinstance(observation.get("pending"), dict):
+        pending = {k: v for k, v in observation["pending"].items() if k != "options"}
+        return {**observation, "pending": pending}
+    return observation
+
+
+def totals_only(observation: Any) -> Any:
+    """Only the players' totals (what a round case checks after its round has ended)."""
+    if isinstance(observation, dict) and isinstance(observation.get("players"), list):
+        return {"players": [{"total": p.get("total")} if isinstance(p, dict) else p
+                            for p in observation["players"]]}
+    return observation
+
+
+def compared_differences(expected: Any, found: Any, legal: bool = False, totals: bool = False) -> list[Difference]:
+    """Every field (as :func:`flip7_spec.trace.compare.differences` lists them, exact JSON: ``1``, ``1.0`` and
+    ``true`` differ) where two observations of one step differ as a case compares them: the legal choices only
+    at the ``legal`` level, the players' totals only when ``totals`` (a round case's last step). Empty exactly
+    when the case's comparison of that step passes."""
+    if totals:
+        expected, found = totals_only(expected), totals_only(found)
+    if not legal:
+        expected, found = strip_options(expected), strip_options(found)
+    return differences(expected, found)
