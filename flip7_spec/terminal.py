@@ -8,7 +8,10 @@ what is shown is exactly what the input holds, one output line per line.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
+import sys
 
 # C0 and C1 controls and DEL (escape sequences, carriage returns, backspaces, line breaks), the Unicode
 # line and paragraph separators, the bidirectional overrides and isolates (text shown in another order
@@ -43,3 +46,17 @@ def printable_text(text: str) -> str:
     """``text`` escaped as by :func:`printable`, except that tabs and line feeds stay as they are (text of
     several lines, such as an engine's stderr shown in a page)."""
     return _UNSAFE_IN_LINES.sub(_escape, text)
+
+
+def echo(text: str, err: bool = False) -> None:
+    """Print ``text`` as one line. When the reader of standard output has gone (``flip7-spec conform ... |
+    head``), the lines still to come are dropped and the command goes on: a run still writes its reports and
+    exits with its verdict, instead of stopping at the broken pipe."""
+    import click
+
+    try:
+        click.echo(text, err=err)
+    except BrokenPipeError:
+        stream = sys.stderr if err else sys.stdout
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())  # later writes and the flush at exit

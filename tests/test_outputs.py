@@ -301,3 +301,22 @@ def test_a_name_made_from_user_input_stays_a_valid_file_name() -> None:
     assert len(fitted.encode("utf-8")) <= NAME_BYTES and fitted.endswith(".json")
     assert fitted.startswith("game_sss") and fitted != fit_file_name(long_b)  # two long names stay apart
     assert len(fit_file_name("é" * 300 + ".json").encode("utf-8")) <= NAME_BYTES  # bytes, not characters
+
+
+def test_a_run_whose_reader_leaves_early_still_writes_its_reports_and_exits_with_its_verdict(tmp_path: Path) -> None:
+    """``conform ... | head -2``: the reader of stdout goes after two lines; the run drops the lines still to
+    come, writes its JSON and HTML reports all the same, and exits 1 for the failing engine (not 0, not a
+    broken-pipe traceback)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)}
+    command = [sys.executable, "-m", "flip7_spec", "conform", "--python", "tests.mutants.dealer_fixed:Engine",
+               "-g", "4", "--no-progress", "--json", str(tmp_path / "r.json"), "--html", str(tmp_path / "r.html")]
+    run = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert run.stdout is not None and run.stderr is not None
+    first = [run.stdout.readline() for _ in range(2)]
+    run.stdout.close()  # what head does after its lines
+    err = run.stderr.read().decode()
+    assert run.wait(timeout=300) == 1, err
+    assert all(line.startswith((b"FAIL", b"  ", b" ")) for line in first), first
+    assert "Traceback" not in err
+    assert json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["results"]
+    assert (tmp_path / "r.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")

@@ -15,7 +15,7 @@ from flip7_spec.errors import Flip7Error
 from flip7_spec.interrupts import interruption, stop_on_signals
 from flip7_spec.limits import SEED_LENGTH, TIMEOUT, Limit, show_number
 from flip7_spec.rulesets import Ruleset, default_preset, load_ruleset, preset_names
-from flip7_spec.terminal import printable, printable_json
+from flip7_spec.terminal import echo, printable, printable_json
 
 EXIT_OK = 0
 EXIT_CHECK_FAILED = 1
@@ -40,7 +40,7 @@ def fail(message: str) -> NoReturn:
 def say(text: str, err: bool = False) -> None:
     """Print ``text`` as one line, every character that could act on the terminal escaped (a line break
     too): names, cards, messages and stderr lines from traces and engines are shown, never obeyed."""
-    click.echo(printable(text), err=err)
+    echo(printable(text), err=err)
 
 
 def say_json(text: str) -> None:

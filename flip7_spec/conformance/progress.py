@@ -5,9 +5,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Never
 
-import click
-
-from flip7_spec.terminal import printable
+from flip7_spec.terminal import echo, printable
 
 if TYPE_CHECKING:
     from tqdm import tqdm
@@ -49,10 +47,10 @@ class Progress:
         clearing the bar first and drawing it again after."""
         if self.bar is not None:
             self.bar.clear()
-            click.echo(printable(line))
+            echo(printable(line))
             self.bar.refresh()
         else:
-            click.echo(printable(line))
+            echo(printable(line))
 
     def close(self) -> None:
         """Remove the bar."""
