@@ -80,8 +80,8 @@ def test_a_journal_line_of_an_earlier_release_reads_the_same() -> None:
 @pytest.mark.parametrize("saving", [False, True], ids=["alone", "with-saved-failures"])
 def test_the_page_drawn_from_a_saved_json_report_is_the_page_the_run_wrote(tmp_path: Path, saving: bool) -> None:
     """The JSON report carries the games of the failures its page draws in full, so ``show --html`` on it
-    alone draws, byte for byte, the page ``conform --html`` wrote; with ``--save-failures`` both draw each
-    failure as it happens on its saved, shrunk trace."""
+    alone draws, byte for byte, the page ``conform --html`` wrote; with ``--save-failures`` too, both drawing
+    each failure as the run found it (the saved, shrunk traces are not swapped in)."""
     import os
     import subprocess
     import sys

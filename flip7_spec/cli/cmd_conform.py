@@ -48,7 +48,7 @@ from flip7_spec.conformance.smoke import smoke
 from flip7_spec.conformance.verdict import broken_promise_lines, skip_reason_lines, unchecked_lines
 from flip7_spec.errors import Flip7Error, InputError, OutputError
 from flip7_spec.fixtures import shipped_fixtures_dir
-from flip7_spec.htmlreport import TraceKeeper, render_report, report_with_saved
+from flip7_spec.htmlreport import TraceKeeper, render_report, report_from
 from flip7_spec.interrupts import interruption
 from flip7_spec.judge.case import Case
 from flip7_spec.judge.describe import describe
@@ -183,12 +183,12 @@ REPORT_FORMATS: tuple[ReportFormat, ...] = (
     ReportFormat("--json", "json_path", "write a JSON report", lambda results, meta, engine, json_text: json_text),
     ReportFormat("--junit-xml", "junit_xml", "write a JUnit XML report",
                  lambda results, meta, engine, json_text: junit_report(results, engine), False),
-    # The page is drawn from the records the JSON report holds (CaseResult.from_json) and the failures saved
-    # shrunk (already written), as `show --html` draws it from the saved report: the same page, byte for byte,
-    # whatever values an engine sent (the JSON text writes a non-finite number or an unknown type as text).
+    # The page is drawn from the records the JSON report holds (CaseResult.from_json), as `show --html` draws it
+    # from the saved report: the same page, byte for byte, whatever values an engine sent (the JSON text
+    # writes a non-finite number or an unknown type as text).
     ReportFormat("--html", "html_path",
                  "write an HTML report: one self-contained file with each failure's table, both sides",
-                 lambda results, meta, engine, json_text: render_report(report_with_saved(json.loads(json_text)))),
+                 lambda results, meta, engine, json_text: render_report(report_from(json.loads(json_text)))),
 )
 """The reports, in the order they are written and listed: a new format is one entry here (its option is made
 from it, :class:`ConformOptions` reads it, and a resumed campaign may change it)."""

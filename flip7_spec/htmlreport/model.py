@@ -238,7 +238,13 @@ def report_from(document: Mapping[str, Any], traces: Mapping[str, Any] | None = 
 
 
 def report_with_saved(document: Mapping[str, Any]) -> ReportInput:
-    """:func:`report_from` with the saved failures the results point at (``shrunk``) read from their files."""
+    """The page's input for a saved report, as ``show --html`` draws it. A report that carries the games of
+    its failures (``traces``, written since the JSON report carries them) is drawn as the run drew it, each
+    failure as the run found it: :func:`report_from`. An older report, which carries none, gets the saved
+    failures its results point at (``shrunk``) read from their files, each such failure then drawn as it
+    happens on its small trace."""
+    if isinstance(document.get("traces"), Mapping):
+        return report_from(document)
     results = report_results(document)
     return report_from(document, saved=saved_traces(results), results=results)
 
