@@ -80,12 +80,18 @@ PACKAGES: tuple[Package, ...] = (
              "tests/test_diagnosis_promises.py", "tests/test_diagnosis_pairs.py", "tests/test_readings.py",
              "tests/test_errored.py", "tests/test_legal_judge.py", "tests/test_scoring_hands.py",
              "tests/test_exact_comparison.py")),
+    # A game's folder with its symbolic/ plug-in (the glob's * crosses folders), so its tests include those that
+    # reach each part: the clause witness (coverage), the z3 model and theorems (the symbolic tests), the
+    # misreadings (the diagnosis tests, which need each misreading to play exactly its reading).
     Package("flip7", ("flip7_spec/games/flip7/*.py",),
             ("tests/test_engine.py", "tests/test_scoring.py", "tests/test_flip7_actions.py",
-             "tests/test_official_constants.py", "tests/test_legal_judge.py", "tests/test_misreadings.py")),
+             "tests/test_official_constants.py", "tests/test_legal_judge.py", "tests/test_misreadings.py",
+             "tests/test_coverage.py", "tests/test_clause_coverage.py", "tests/test_symbolic.py",
+             "tests/test_readings.py", "tests/test_fixtures.py")),
     Package("vengeance", ("flip7_spec/games/vengeance/*.py",),
             ("tests/test_vengeance_engine.py", "tests/test_vengeance_scoring.py", "tests/test_legal_judge.py",
-             "tests/test_misreadings.py")),
+             "tests/test_misreadings.py", "tests/test_coverage.py", "tests/test_clause_coverage.py",
+             "tests/test_symbolic_vengeance.py", "tests/test_readings.py", "tests/test_fixtures.py")),
 )
 BY_NAME = {p.name: p for p in PACKAGES}
 
