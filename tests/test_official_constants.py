@@ -70,6 +70,24 @@ def test_the_challenge_is_200_points_in_fewer_than_5_rounds() -> None:
     assert (challenge.target_score, challenge.round_limit, challenge.max_players) == (200, 4, 2)
 
 
+@pytest.mark.clause("F7-CHALLENGE", "F7-DEAL")
+@pytest.mark.parametrize("name, differences", [
+    # C#1: the challenge is for "two or less" players, and "under 5 rounds" is a limit of 4
+    ("flip7-challenge", {"min_players": 1, "max_players": 2, "round_limit": 4}),
+    # seed 000's reading: the Dealer deals no card; every other rule is the official game's
+    ("flip7-no-deal", {"initial_deal": False}),
+])
+def test_a_variant_preset_differs_from_flip7_only_where_its_source_says(name: str, differences: dict[str, object]
+                                                                         ) -> None:
+    import dataclasses
+
+    official, variant = preset("flip7"), preset(name)
+    changed = {f.name: getattr(variant, f.name) for f in dataclasses.fields(variant)
+               if f.name not in ("name", "description") and getattr(variant, f.name) != getattr(official, f.name)}
+    assert changed == differences
+    assert variant.name == name and variant.description
+
+
 @pytest.mark.clause("F7-FLIP7-BONUS")
 def test_seven_different_numbers_score_their_sum_plus_15() -> None:
     # 1+2+3+4+5+6+7 = 28, and the bonus of 15 (RULES.md A.1#11)

@@ -8,6 +8,7 @@ from flip7_spec import cards, preset, round_score
 from flip7_spec.errors import CardError
 from flip7_spec.play import check_hand, score
 from flip7_spec.rulesets import ruleset_from_json
+from flip7_spec.scoring import Score
 
 FLIP7 = preset("flip7")
 
@@ -87,3 +88,17 @@ def test_two_decks_allow_two_x2_each_applied() -> None:
     hand = cards("10 x2 x2")
     check_hand(FLIP7, hand, players=19)
     assert round_score(FLIP7, hand) == 40  # 10 doubled twice
+
+
+@pytest.mark.clause("F7-BUST", "F7-SCORE")
+def test_the_game_scorer_reads_a_hand_as_not_busted_unless_told_and_a_bust_is_zero_at_every_step() -> None:
+    """``flip7_score(ruleset, hand)`` is the score of a player who did not bust; a busted player scores 0 at
+    every step of the breakdown, with no Flip 7 (F7-BUST: "scores 0 for the round")."""
+    from flip7_spec.games.flip7.scoring import flip7_score
+
+    flip7 = preset("flip7")
+    hand = cards("1 2 3 4 5 6 7 x2 +4")
+    assert flip7_score(flip7, hand) == flip7_score(flip7, hand, busted=False)
+    assert flip7_score(flip7, hand).total == (28 * 2) + 4 + 15  # numbers doubled, plus 4, plus the bonus
+    assert flip7_score(flip7, hand, busted=True) == Score(0, 0, 0, 0, 0, flip7=False, busted=True)
+
