@@ -113,8 +113,11 @@ def ordered_map(function: Callable[[T], R], tasks: Iterable[T], workers: int, *,
                 exhausted = True
                 return
             idle.out.append((sent, task))
-            idle.conn.send((sent, task))
             sent += 1
+            try:
+                idle.conn.send((sent - 1, task))
+            except OSError:  # the worker died since its last result: the wait sees it and names its task
+                return
 
     try:
         while True:

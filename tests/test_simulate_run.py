@@ -505,3 +505,18 @@ def test_a_run_on_a_cluster_writes_the_traces_and_figures_of_a_local_run(tmp_pat
                                 progress=False)
     assert remote[0] == local[0] and remote[1] == local[1]
     assert (tmp_path / "remote.jsonl").read_bytes() == (tmp_path / "local.jsonl").read_bytes()
+
+
+def test_a_worker_that_dies_while_the_caller_is_busy_is_named_with_its_task() -> None:
+    """The caller takes its time over each result (writing traces, a busy machine) and a worker dies early in
+    its next task: sending it more work must not fail on the broken pipe, the death is named with its task."""
+    def die_on_five(n: int) -> int:
+        if n == 5:
+            os._exit(3)
+        return n
+
+    results = ordered_map(die_on_five, range(40), 1)
+    with pytest.raises(WorkerDied) as died:
+        for _ in results:
+            time.sleep(0.05)  # the worker reaches task 5 and dies while the caller is here
+    assert (died.value.task, died.value.exitcode) == (5, 3)
