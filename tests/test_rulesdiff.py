@@ -409,3 +409,20 @@ def test_flip7_without_a_deal_plays_like_flip7_until_a_second_chance_ends_no_tur
 def test_the_readings_doc_is_what_diff_writes() -> None:
     written = READINGS_DOC.read_text(encoding="utf-8")
     assert write_readings_doc(doc_settings(), workers=2) == written, f"docs/readings.md is out of date: {REGENERATE}"
+
+
+def test_a_worker_that_dies_is_one_line_naming_its_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    import flip7_spec.rulesdiff.every as every
+    from flip7_spec.errors import Flip7Error
+
+    def dies_on_freeze(job: Any) -> Any:
+        if job[1].text == "freeze_not_self":
+            os._exit(4)
+        return job[1].text  # the other reading's row, whatever it holds
+
+    monkeypatch.setattr(every, "_task", dies_on_freeze)
+    with pytest.raises(Flip7Error, match=r"^the worker process diffing freeze_not_self ended without a result "
+                                         r"\(exit code 4\)$"):
+        every_reading(FLIP7, Settings(budget=300), workers=2, only=("freeze_not_self", "x2_adds_two"))

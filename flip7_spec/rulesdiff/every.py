@@ -19,7 +19,7 @@ from typing import Any
 from flip7_spec.errors import Flip7Error
 from flip7_spec.judge.diagnosis import alternatives
 from flip7_spec.misreadings import option_deviation
-from flip7_spec.ordered_pool import ordered_map
+from flip7_spec.ordered_pool import WorkerDied, ordered_map
 from flip7_spec.rulesdiff.run import DiffResult, Settings, diff
 from flip7_spec.rulesdiff.sides import Sides, label
 from flip7_spec.rulesets import Ruleset
@@ -123,12 +123,17 @@ def every_reading(base: Ruleset, settings: Settings, workers: int = 1, matters: 
             if done is not None:
                 done(rows[-1])
         return rows
-    with contextlib.closing(ordered_map(_task, jobs, min(workers, len(jobs)), ahead=1, window=len(jobs),
-                                        initializer=_quiet)) as made:
-        for row in made:  # the workers end at once when the caller is interrupted
-            rows.append(row)
-            if done is not None:
-                done(row)
+    made = ordered_map(_task, jobs, min(workers, len(jobs)), ahead=1, window=len(jobs), initializer=_quiet)
+    try:
+        with contextlib.closing(made):
+            for row in made:  # the workers end at once when the caller is interrupted
+                rows.append(row)
+                if done is not None:
+                    done(row)
+    except WorkerDied as died:
+        reading = died.task[1]
+        raise Flip7Error(f"the worker process diffing {reading.text} ended without a result "
+                         f"(exit code {died.exitcode})") from None
     return rows
 
 
