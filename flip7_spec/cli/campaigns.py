@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from flip7_spec.conformance.campaign import Campaign, file_digest
+from flip7_spec.conformance.campaign import FILE_CONTENTS, Campaign, file_digest
 from flip7_spec.conformance.engines import EngineSpec
 from flip7_spec.conformance.session import CasePool
 from flip7_spec.rulesets import preset_names
@@ -40,8 +40,8 @@ def campaign_arguments(ctx: click.Context, reports: frozenset[str] = frozenset()
     files = [Path(n) for n in ctx.params.get("ruleset_names", ()) if n not in preset_names()]
     files.extend(ctx.params.get("traces", ()))
     if files:
-        arguments["file_contents"] = {str(f): file_digest(f) for f in files}
-        flags["file_contents"] = "the contents of the ruleset and trace files"
+        arguments[FILE_CONTENTS] = {str(f): file_digest(f) for f in files}
+        flags[FILE_CONTENTS] = "the contents of the ruleset and trace files"
     return arguments, flags
 
 

@@ -44,6 +44,10 @@ LOCK = "campaign.lock"
 FORMAT = 1
 """The version of the directory's layout (written in ``campaign.json``)."""
 
+FILE_CONTENTS = "file_contents"
+"""The argument that holds the digests of the run's ruleset and trace files (present only when there are
+some)."""
+
 Deliver = Callable[[FinishedCase], None]
 Finished = Callable[[Case, FinishedCase], None]
 CaseRunner = Callable[[Iterator[Case], Deliver, Finished | None], None]
@@ -150,8 +154,10 @@ class Campaign:
         if settings.get("format") != FORMAT:
             raise CampaignError(f"--campaign {self.directory}: written by another version of flip7-spec "
                                 f"(format {settings.get('format')}); use another folder")
-        changed = sorted(set(recorded) | set(self.arguments), key=str)
-        changed = [name for name in changed if recorded.get(name) != self.arguments.get(name)]
+        # This version's deciding arguments (every one is present, None when not given), and the files' contents;
+        # an argument an earlier version recorded that no longer decides anything (an output's path) is left out.
+        names = set(self.arguments) | (set(recorded) & {FILE_CONTENTS})
+        changed = [name for name in sorted(names, key=str) if recorded.get(name) != self.arguments.get(name)]
         if changed:
             name = changed[0]
             flag = self._flags.get(name, name)
