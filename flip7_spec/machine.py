@@ -24,6 +24,7 @@ it names its own clause ids, so the machine cites none.
 from __future__ import annotations
 
 import copy
+import warnings
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -146,6 +147,11 @@ class Frame(Generic[GameT]):
         raise AssertionError(f"{type(self).__name__} asks no decision")
 
 
+
+def _renamed_attribute(old: str, new: str) -> None:
+    warnings.warn(f"Game.{old} is deprecated: the machinery is protected now, use Game.{new} (docs/architecture.md, "
+                  f"'The machine and its hooks')", DeprecationWarning, stacklevel=3)
+
 class Game:
     """One game under a ruleset. Create it with :func:`flip7_spec.new_game`; each game's class fills the hooks.
 
@@ -165,7 +171,9 @@ class Game:
     bookkeeping (``_active``, ``_ending``), the queued reshuffle orders, the recording buffers and counters;
     the frames' helpers (``_emit``, ``_ask``, ``_draw``, ...) and the game's hooks (``_begin_round``,
     ``_round_scores``, ...), which a game's subclass and the misreadings override (docs/architecture.md, "The
-    machine and its hooks").
+    machine and its hooks"). The frames of a game push and pop on ``_stack``. The names the machinery had
+    before it was protected (``stack``, ``active``, ``ending``, ``reshuffles``) still give the same objects,
+    with a ``DeprecationWarning``, for a plug-in game written against them.
     """
 
     CLAUSES: ClassVar[MachineClauses]
@@ -314,6 +322,33 @@ class Game:
         """How many reshuffle orders were supplied (to the constructor or :meth:`supply_reshuffle`) and not
         used yet: a replay whose orders are all used leaves none."""
         return len(self._reshuffles)
+
+    # The names of the machinery before it became protected, for a plug-in game written against them: each
+    # warns and gives the same object (a frame still pushes itself with ``game.stack.append(frame)``).
+
+    @property
+    def stack(self) -> list[Frame[Any]]:
+        """Deprecated: the frame stack is :attr:`_stack` (a game's frames push and pop on it)."""
+        _renamed_attribute("stack", "_stack")
+        return self._stack
+
+    @property
+    def active(self) -> int:
+        """Deprecated: :attr:`_active`."""
+        _renamed_attribute("active", "_active")
+        return self._active
+
+    @property
+    def ending(self) -> bool:
+        """Deprecated: :attr:`_ending`."""
+        _renamed_attribute("ending", "_ending")
+        return self._ending
+
+    @property
+    def reshuffles(self) -> deque[list[Card]]:
+        """Deprecated: :attr:`orders_waiting` says how many are left; the orders themselves are :attr:`_reshuffles`."""
+        _renamed_attribute("reshuffles", "_reshuffles")
+        return self._reshuffles
 
     @property
     def drawing_for_action(self) -> bool:

@@ -15,6 +15,11 @@ MOVED: Final[dict[str, str]] = {
     "flip7_spec.policies": "flip7_spec.simulation.policies",
     "flip7_spec.policy_view": "flip7_spec.simulation.policy_view",
     "flip7_spec.simulate": "flip7_spec.simulation.simulate",
+    "flip7_spec.conformance.runner": "flip7_spec.judge.runner",
+    "flip7_spec.conformance.diagnosis": "flip7_spec.judge.diagnosis",
+    "flip7_spec.conformance.follow": "flip7_spec.judge.follow",
+    "flip7_spec.conformance.legality": "flip7_spec.judge.legality",
+    "flip7_spec.conformance.steer": "flip7_spec.conformance.aimed",
 }
 """Every old module path still importable, with the path of the module that replaced it."""
 
@@ -29,6 +34,7 @@ def warn_moved(old: str) -> None:
 RENAMED: Final[dict[str, dict[str, str]]] = {
     "flip7_spec.analysis": {"Hand": "SolitaireHand"},
     "flip7_spec.analysis.solitaire": {"Hand": "SolitaireHand"},
+    "flip7_spec.strategies": {"Hand": "FinalHand"},
 }
 """For each module, its old public names still looked up, with the names that replaced them."""
 

@@ -9,6 +9,8 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+import pytest
+
 from flip7_spec.machine import Game
 from flip7_spec.misreadings import Misreading
 from flip7_spec.play import make_game
@@ -38,11 +40,13 @@ def test_every_public_name_of_a_game_is_in_its_docstring() -> None:
     assert {"pending", "apply", "players", "pile", "history", "last_scores", "on_round_end"} <= public
 
 
-def test_the_machinery_is_private() -> None:
+def test_the_machinery_is_private_and_its_old_names_give_the_same_objects_with_a_warning() -> None:
     for game in _started_games():
-        for name in ("stack", "active", "ending", "reshuffles"):
-            assert not hasattr(game, name), name
         assert isinstance(game._stack, list) and game._stack  # a started game has unfinished work
+        for old in ("stack", "active", "ending", "reshuffles"):
+            with pytest.warns(DeprecationWarning, match=f"Game.{old} is deprecated: .* use Game._{old}"):
+                value = getattr(game, old)
+            assert value is getattr(game, f"_{old}"), old
 
 
 def _misreading_classes() -> list[type[Game]]:

@@ -69,7 +69,8 @@ def test_an_old_path_re_exports_every_public_name_of_the_new_module(old: str) ->
     module, _ = _fresh_import(old)
     new = importlib.import_module(MOVED[old])
     public = set(new.__all__)
-    assert public == _defined_public_names(MOVED[old])  # __all__ is what the module defines, no more, no less
+    # __all__ holds every name the module defines (and may hand on one the old module handed on)
+    assert _defined_public_names(MOVED[old]) <= public
     # (pytest's assertion rewriting, which this package's pytest plugin brings in, adds names like '@py_...')
     exported = {name for name in vars(module)
                 if name.isidentifier() and not name.startswith("_") and name != "warn_moved"}

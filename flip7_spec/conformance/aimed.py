@@ -356,3 +356,18 @@ def generated_and_aimed(rulesets: Sequence[Ruleset], players: Sequence[int], gam
             held.shortfalls = notes
     if held is not None:
         yield held
+
+
+__all__ = [
+    "BATCH",
+    "CASE_COST",
+    "DEFAULT_CAP",
+    "MISSES",
+    "RESERVE",
+    "RUN_BUDGET",
+    "SCARCE",
+    "Hunting",
+    "aimed_cases",
+    "generated_and_aimed",
+    "played_clauses",
+]

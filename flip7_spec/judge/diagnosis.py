@@ -339,3 +339,22 @@ def hand_score_or_none(ruleset: Ruleset, hand: Sequence[str], busted: bool) -> i
     except REPLAY_ERRORS:
         return None
 
+
+__all__ = [
+    "LATER_PAIRS",
+    "MAX_PAIRED",
+    "REPLAY_ERRORS",
+    "Diagnosis",
+    "Projection",
+    "alternatives",
+    "diagnose",
+    "diagnose_reshuffle",
+    "diagnose_score",
+    "diagnoses",
+    "hand_score",
+    "hand_score_or_none",
+    "is_reshuffle_problem",
+    "needs_other_reshuffle",
+    "reference_observations",
+    "reproduces",
+]

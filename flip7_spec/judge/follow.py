@@ -264,3 +264,17 @@ class Follow:
 def possibly(text: str, support: Support) -> str:
     """A reading's text for a reading the evidence does not confirm."""
     return f"possibly: {text} ({support.note()})"
+
+
+__all__ = [
+    "BRANCHES",
+    "MAX_CAUSES",
+    "FieldKey",
+    "Follow",
+    "FollowedPath",
+    "Projection",
+    "Support",
+    "field_keys",
+    "possibly",
+    "without",
+]

@@ -88,3 +88,6 @@ def decision_clause(definition: GameDefinition, kind: str, card: Any, allowed: S
     if kind == DecisionKind.HIT_OR_STAY and STAY not in allowed:
         return definition.clause_of(Role.STAY_MINIMUM)
     return definition.clause_of(Role.HIT_STAY)
+
+
+__all__ = ["IllegalOffer", "Judge", "decision_clause", "first_illegal_offer", "judge"]

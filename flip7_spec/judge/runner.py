@@ -35,10 +35,6 @@ from flip7_spec.protocol.declared import sent_ruleset, unsupported
 from flip7_spec.protocol.schema import message_errors
 from flip7_spec.registry import Role, definition_of
 from flip7_spec.results import CaseResult, Explanation, FieldDifference, LastAgreed, field_differences
-
-__all__ = ["BY_ENGINE", "HANDSHAKE", "CaseResult", "Comparison", "Divergence", "Played", "compare",
-           "diagnose_divergence", "explain", "explain_divergence", "follow_divergence", "play", "reproduces_case",
-           "run_case", "run_scoring", "run_trace", "support_problem"]
 from flip7_spec.rulesets import Ruleset
 from flip7_spec.trace.compare import (
     Difference,
@@ -584,3 +580,10 @@ def _run_case(engine: EngineAdapter, case: Case, hello: dict[str, Any]) -> list[
     for result in results:
         result.seconds = round(elapsed, 4)
     return results
+
+
+__all__ = ["BY_ENGINE", "HANDSHAKE", "CaseResult", "Comparison", "Divergence", "Played", "compare",
+           "diagnose_divergence", "explain", "explain_divergence", "follow_divergence", "last_agreed",
+           "none_of_the_readings", "play", "reproduces_case", "run_case", "run_scoring", "run_trace",
+           "support_problem"]
+"""(``CaseResult`` is handed on, as the runner's module handed it on before the judge had a package.)"""

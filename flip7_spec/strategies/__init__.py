@@ -27,6 +27,8 @@ Vengeance presets take part only when :func:`flip7_spec.rulesets.preset_names` l
 can start and finish a game under them, so these strategies work whether or not Vengeance is finished.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from flip7_spec.strategies.choosers import (
     Chooser,
     choosers,
@@ -97,3 +99,11 @@ __all__ = [
     "threshold_choosers",
     "traces",
 ]
+
+if TYPE_CHECKING:
+    from flip7_spec.strategies.hands import FinalHand as Hand  # noqa: F401  (the old name: flip7_spec.moved.RENAMED)
+else:
+    from flip7_spec.moved import renamed
+
+    def __getattr__(name: str) -> Any:
+        return renamed(__name__, name, globals())
