@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from flip7_spec.moved import MOVED
+from flip7_spec.moved import MOVED, RENAMED
 from flip7_spec.rulesets import preset
 from flip7_spec.simulation.policy_specs import make_policy
 from flip7_spec.simulation.simulate import game_rng, play_game
@@ -128,3 +128,12 @@ def test_the_old_name_of_the_solitaire_hand_still_works_and_warns(module_name: s
     assert old(frozenset({3, 5}), 8, 2, 4, 3).round_score == 8 * 2 + 4  # Numbers times the x2, plus the +4
     with pytest.raises(AttributeError, match="no attribute 'Pocket'"):
         module.Pocket  # noqa: B018  (a name that never was fails as on any module)
+
+
+@pytest.mark.parametrize("module_name, old, new", [(m, o, n) for m, names in sorted(RENAMED.items())
+                                                  for o, n in sorted(names.items())])
+def test_every_old_name_is_the_new_object_with_a_warning(module_name: str, old: str, new: str) -> None:
+    module = importlib.import_module(module_name)
+    with pytest.warns(DeprecationWarning, match=rf"{module_name}\.{old} is deprecated: use {module_name}\.{new}"):
+        value = getattr(module, old)
+    assert value is getattr(module, new)
