@@ -3,6 +3,8 @@
 of the package imported at collection, and a failed run, not a hung one, when tests leave behind a thread or
 a process that the interpreter would wait for at exit."""
 
+from typing import Any
+
 import pytest
 
 from flip7_spec.testing import load_profile
@@ -41,14 +43,25 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
     left = [t for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon and t.is_alive()]
     for thread in left:
-        thread.join(timeout=10)
+        thread.join(timeout=5)
     _LEFT_RUNNING.extend(f"thread {t.name} ({type(t).__name__})" for t in left if t.is_alive())
     children = [p for p in multiprocessing.active_children() if not p.daemon]
     for child in children:
-        child.join(timeout=10)
+        child.join(timeout=5)
     _LEFT_RUNNING.extend(f"process {c.name} (pid {c.pid})" for c in children if c.is_alive())
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:  # a pytest-xdist worker: its controller reports them (pytest_testnodedown)
+        workeroutput["left_running"] = list(_LEFT_RUNNING)
     if _LEFT_RUNNING:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """In the controller of a pytest-xdist run: what a worker left running is this run's failure too."""
+    left = getattr(node, "workeroutput", {}).get("left_running") or []
+    worker = getattr(node, "gateway", None)
+    _LEFT_RUNNING.extend(f"{item} in worker {getattr(worker, 'id', '?')}" for item in left)
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

@@ -12,6 +12,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import sys
 import time
 import venv
 from pathlib import Path
@@ -106,3 +107,25 @@ def test_the_readme_set_up_from_a_clean_copy_in_a_fresh_virtual_environment(tmp_
         assert done.returncode == 0, f"{command}\n{done.stderr[-3000:]}"
         timings[shlex.split(command)[-1]] = seconds
     print("set-up timings (s):", {name: round(s, 1) for name, s in timings.items()})
+
+
+LEAVES_A_THREAD = """
+import threading
+import time
+
+
+def test_leaves_a_thread_running():
+    threading.Thread(target=time.sleep, args=(3600,), name="left-behind").start()
+"""
+
+
+def test_a_run_whose_tests_leave_a_thread_running_fails_naming_it_even_on_several_workers(tmp_path: Path) -> None:
+    """The interpreter waits at exit for a non-daemon thread: a test that leaves one would make the run print
+    its summary and never end. The repository's conftest.py fails the run instead, naming the thread, also when
+    a pytest-xdist worker ran the test (as the README's test command runs every test)."""
+    (tmp_path / "test_left.py").write_text(LEAVES_A_THREAD, encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "conftest", "-p", "no:cacheprovider", "-n", "2",
+                          str(tmp_path / "test_left.py")], cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1, run.stdout[-2000:]
+    assert "1 passed" in run.stdout
+    assert "left running what the interpreter would wait for at exit: thread left-behind (Thread)" in run.stdout
