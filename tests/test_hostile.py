@@ -29,8 +29,6 @@ import pytest
 from tests.hostile_corpus import ENGINE_ITEM_SECONDS, REPO, Item, Ran, build, items
 from tests.test_conform import TOKEN_VARIABLE, processes_with, stop
 
-pytestmark = pytest.mark.xdist_group("hostile")  # one worker runs the whole corpus (its fixture runs it at once)
-
 LIMIT_SECONDS = 10.0
 LIMIT_BYTES = 500 * 1024 * 1024
 PARALLEL = max(2, (os.cpu_count() or 2) + 1)  # children spend part of their time waiting on each other
