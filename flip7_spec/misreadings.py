@@ -76,11 +76,14 @@ def misreading(game: str, name: str) -> Misreading:
 # ---- deviations: the readings a ruleset adds to the reference ------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Deviation:
     """One reading a ruleset's ``deviations`` name (and a fingerprint's, and a result's): an option read at a
     value (``reshuffle_moment="when_emptied"``: :attr:`option` and :attr:`value`), or a misreading of the game's
-    catalogue by its name (:attr:`misreading`). Written as :attr:`text`; read from it once, by :meth:`parse`."""
+    catalogue by its name (:attr:`misreading`). Written as :attr:`text`; read from it once, by :meth:`parse`.
+
+    Two readings are equal when their texts are, and a reading equals its text, so code written when a result's
+    ``deviations`` were strings (``'freeze_not_self' in result.deviations``) reads them the same way."""
 
     name: str
     """The option's name, or the misreading's."""
@@ -123,6 +126,16 @@ class Deviation:
 
     def __str__(self) -> str:
         return self.text
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Deviation):
+            return self.text == other.text
+        if isinstance(other, str):
+            return self.text == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.text)
 
 
 def option_deviation(name: str, value: Any) -> str:

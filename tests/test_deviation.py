@@ -40,3 +40,11 @@ def test_a_ruleset_plays_its_option_readings_and_lists_its_misreadings() -> None
     assert ruleset.played().reshuffle_moment == "when_emptied"
     assert ruleset.misreadings() == (name,)
     assert ruleset.to_json()["deviations"] == written["deviations"], "the ruleset's JSON is unchanged"
+
+
+def test_a_reading_equals_its_text_as_a_results_deviations_did_when_they_were_strings() -> None:
+    reading = Deviation.parse('reshuffle_moment="when_emptied"')
+    assert reading == 'reshuffle_moment="when_emptied"' and reading != "reshuffle_moment"
+    assert "freeze_not_self" in (Deviation.parse("freeze_not_self"), reading)
+    assert reading == Deviation.of_option("reshuffle_moment", "when_emptied")
+    assert len({reading, Deviation.of_option("reshuffle_moment", "when_emptied")}) == 1
