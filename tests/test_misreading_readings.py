@@ -22,9 +22,10 @@ from types import ModuleType
 import pytest
 
 from flip7_spec.cards import Card
+from flip7_spec.events import Choice, Event
 from flip7_spec.machine import Game
 from flip7_spec.misreadings import catalogue
-from flip7_spec.play import make_game
+from flip7_spec.play import make_game, new_game
 from flip7_spec.rulesets import Ruleset, preset
 from tests.mutants import MUTANTS
 from tests.mutants._support import MutantAdapter, ScoredGame
@@ -129,3 +130,46 @@ def test_the_reference_under_a_misreading_plays_as_its_mutant_engine(reading: st
     showed = sum(lockstep(reading, PAIRS[reading], ruleset, f"{reading}-{game}") for game in range(GAMES))
     if reading not in RARE:
         assert showed, f"{reading} never changed a generated game: the comparison proves nothing about it"
+
+
+# ---- rigged decks: what the description says, beside the rules ------------------------------------------------
+
+DISCARD_CLAUSES = {"F7-FLIP3-DISCARDED", "F7-FLIP3-SETASIDE-BUST", "F7-FLIP3-ASSIGN-INACTIVE", "F7-CHANCE-GIVE",
+                   "F7-FLIP3-ASSIGN"}
+"""The clauses a ``discard`` event may cite (docs/trace-format.md)."""
+
+
+def events_of(deviations: tuple[str, ...], deck: list[str], choices: list[Choice]) -> list[list[Event]]:
+    """The events of the start and of each of ``choices``, in a three-player game with Dealer 2 (seats 0, 1, 2
+    dealt in that order) from ``deck`` (top first), under the flip7 preset playing ``deviations``."""
+    game, started = new_game(dataclasses.replace(preset("flip7"), deviations=deviations), 3, deck, dealer=2,
+                             check_deck=False)
+    return [started, *(game.apply(choice) for choice in choices)]
+
+
+def discards(events: list[Event]) -> list[tuple[str | None, str]]:
+    """The cards the ``discard`` events among ``events`` discard, with the clause each cites."""
+    return [(e.card, e.clause) for e in events if e.kind == "discard"]
+
+
+@pytest.mark.clause("F7-FREEZE-KEEPS-CARDS", "F7-FLIP3-DISCARDED")
+def test_actions_discarded_when_revealed_tells_the_discard_at_once() -> None:
+    # Seat 0 is dealt a Freeze. The rules keep it in play until it freezes its target, and with them after
+    # (F7-FREEZE-KEEPS-CARDS): no discard at all. Under the misreading it is discarded as it is revealed,
+    # before anyone is chosen, and the freeze still happens.
+    deck = ["FREEZE", "5", "7", "3", "9"]
+    start, chosen = events_of((), deck, [1])
+    assert discards(start) == discards(chosen) == []
+    start, chosen = events_of(("actions_discarded_when_revealed",), deck, [1])
+    [(card, clause)] = discards(start)
+    assert card == "FREEZE" and clause in DISCARD_CLAUSES
+    assert [e.kind for e in start].index("discard") == len(start) - 1  # the target is still to be chosen
+    assert [(e.kind, e.player, e.card) for e in chosen if e.kind == "freeze"] == [("freeze", 1, "FREEZE")]
+    assert discards(chosen) == []
+    # A Flip Three drawn by seat 0 is discarded as it is drawn (F7-FLIP3-DISCARDED waits for its three cards).
+    deck = ["5", "6", "7", "FLIP3", "1", "2", "3", "4"]
+    _, drawn = events_of((), deck, ["hit"])
+    assert discards(drawn) == []
+    _, drawn = events_of(("actions_discarded_when_revealed",), deck, ["hit"])
+    [(card, clause)] = discards(drawn)
+    assert card == "FLIP3" and clause in DISCARD_CLAUSES
