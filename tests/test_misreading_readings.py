@@ -132,6 +132,17 @@ def test_the_reference_under_a_misreading_plays_as_its_mutant_engine(reading: st
         assert showed, f"{reading} never changed a generated game: the comparison proves nothing about it"
 
 
+@pytest.mark.parametrize("reading", sorted(PAIRS))
+def test_a_misreading_blames_the_clause_its_mutant_engine_breaks(reading: str) -> None:
+    """The catalogue's entry names the clause its mutant engine declares it breaks, in a family, with a
+    description: what the diagnosis shows when it names the reading."""
+    entry = catalogue("flip7")[reading]
+    assert (entry.name, entry.game) == (reading, "flip7")
+    assert entry.clause in _module(PAIRS[reading]).CLAUSES
+    assert isinstance(entry.family, str) and entry.family.strip()
+    assert isinstance(entry.description, str) and entry.description.strip()
+
+
 # ---- rigged decks: what the description says, beside the rules ------------------------------------------------
 
 DISCARD_CLAUSES = {"F7-FLIP3-DISCARDED", "F7-FLIP3-SETASIDE-BUST", "F7-FLIP3-ASSIGN-INACTIVE", "F7-CHANCE-GIVE",
