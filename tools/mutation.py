@@ -60,6 +60,8 @@ PACKAGES: tuple[Package, ...] = (
              "tests/test_engine.py", "tests/test_cli.py", "tests/test_vengeance_engine.py",
              "tests/test_trace_format.py", "tests/test_endless.py", "tests/test_limits.py",
              "tests/test_interrupts.py")),
+    Package("pool", ("flip7_spec/ordered_pool.py", "flip7_spec/conformance/background.py"),
+            ("tests/test_simulate_run.py", "tests/test_background.py", "tests/test_rulesdiff.py")),
     Package("analysis", ("flip7_spec/analysis/*.py",),
             ("tests/test_analysis.py", "tests/test_solitaire_table.py")),
     Package("htmlreport", ("flip7_spec/htmlreport/*.py",),
