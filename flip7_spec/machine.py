@@ -24,7 +24,6 @@ it names its own clause ids, so the machine cites none.
 from __future__ import annotations
 
 import copy
-import warnings
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -34,6 +33,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 from flip7_spec.cards import Card, card
 from flip7_spec.errors import CardError, ChanceError, Flip7Error, IllegalDecision
 from flip7_spec.events import HIT, STAY, Choice, Decision, DecisionKind, Event, Status
+from flip7_spec.moved import RenamedAttribute
 
 if TYPE_CHECKING:
     from flip7_spec.rulesets import Ruleset
@@ -147,10 +147,8 @@ class Frame(Generic[GameT]):
         raise AssertionError(f"{type(self).__name__} asks no decision")
 
 
+_PROTECTED = "the machinery is protected now (docs/architecture.md, 'The machine and its hooks'): "
 
-def _renamed_attribute(old: str, new: str) -> None:
-    warnings.warn(f"Game.{old} is deprecated: the machinery is protected now, use Game.{new} (docs/architecture.md, "
-                  f"'The machine and its hooks')", DeprecationWarning, stacklevel=3)
 
 class Game:
     """One game under a ruleset. Create it with :func:`flip7_spec.new_game`; each game's class fills the hooks.
@@ -324,31 +322,12 @@ class Game:
         return len(self._reshuffles)
 
     # The names of the machinery before it became protected, for a plug-in game written against them: each
-    # warns and gives the same object (a frame still pushes itself with ``game.stack.append(frame)``).
+    # warns and stands for the same object (a frame still pushes itself with ``game.stack.append(frame)``).
 
-    @property
-    def stack(self) -> list[Frame[Any]]:
-        """Deprecated: the frame stack is :attr:`_stack` (a game's frames push and pop on it)."""
-        _renamed_attribute("stack", "_stack")
-        return self._stack
-
-    @property
-    def active(self) -> int:
-        """Deprecated: :attr:`_active`."""
-        _renamed_attribute("active", "_active")
-        return self._active
-
-    @property
-    def ending(self) -> bool:
-        """Deprecated: :attr:`_ending`."""
-        _renamed_attribute("ending", "_ending")
-        return self._ending
-
-    @property
-    def reshuffles(self) -> deque[list[Card]]:
-        """Deprecated: :attr:`orders_waiting` says how many are left; the orders themselves are :attr:`_reshuffles`."""
-        _renamed_attribute("reshuffles", "_reshuffles")
-        return self._reshuffles
+    stack = RenamedAttribute("_stack", _PROTECTED)
+    active = RenamedAttribute("_active", _PROTECTED)
+    ending = RenamedAttribute("_ending", _PROTECTED)
+    reshuffles = RenamedAttribute("_reshuffles", _PROTECTED)
 
     @property
     def drawing_for_action(self) -> bool:

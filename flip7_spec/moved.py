@@ -48,3 +48,32 @@ def renamed(module: str, name: str, namespace: dict[str, Any]) -> Any:
         raise AttributeError(f"module {module!r} has no attribute {name!r}")
     warnings.warn(f"{module}.{name} is deprecated: use {module}.{new}", DeprecationWarning, stacklevel=3)
     return namespace[new]
+
+
+class RenamedAttribute:
+    """A class attribute standing for an attribute's old public name: reading it on an instance gives the object
+    under the new name and assigning it sets that one, each with a ``DeprecationWarning`` naming it (``why``
+    says where to read more), attributed to the code that used the old name."""
+
+    def __init__(self, new: str, why: str = "") -> None:
+        self.new = new
+        self.why = why
+        self.old = new
+        self.owner = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.old, self.owner = name, owner.__name__
+
+    def __get__(self, instance: object, owner: type | None = None) -> Any:
+        if instance is None:
+            return self
+        self._warn()
+        return getattr(instance, self.new)
+
+    def __set__(self, instance: object, value: Any) -> None:
+        self._warn()
+        setattr(instance, self.new, value)
+
+    def _warn(self) -> None:
+        warnings.warn(f"{self.owner}.{self.old} is deprecated: {self.why}use {self.owner}.{self.new}",
+                      DeprecationWarning, stacklevel=3)
