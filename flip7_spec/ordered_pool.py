@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import signal
 from collections import deque
 from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass, field
@@ -39,10 +40,17 @@ class WorkerDied(Exception):
         self.exitcode = exitcode
 
 
-def _serve(function: Callable[[Any], Any], initializer: Callable[[], None] | None, conn: Connection) -> None:
+def leave_interrupts_to_parent() -> None:
+    """What a worker process does first: ignore Ctrl-C, which reaches the whole process group (the parent, not
+    the worker, decides what it means and stops its workers), and end on SIGTERM, the parent's way of stopping
+    it (the default action, not a handler the worker was forked with)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _serve(function: Callable[[Any], Any], conn: Connection) -> None:
     """A worker's life: run each task it is sent until it is sent None or its pipe closes."""
-    if initializer is not None:
-        initializer()
+    leave_interrupts_to_parent()
     while True:
         try:
             message = conn.recv()
@@ -71,11 +79,12 @@ class _Worker(Generic[T]):
 
 
 def ordered_map(function: Callable[[T], R], tasks: Iterable[T], workers: int, *, ahead: int = 2,
-                window: int | None = None, initializer: Callable[[], None] | None = None) -> Generator[R, None, None]:
+                window: int | None = None) -> Generator[R, None, None]:
     """``function(task)`` for each of ``tasks``, computed by ``workers`` forked processes and yielded in the
     order of ``tasks``. An exception raised by ``function`` is raised here, at its task's place; a worker that
-    ends without a result raises :class:`WorkerDied`. ``initializer`` runs first in each worker. Workers start
-    as tasks need them and are all ended when the iterator finishes, is closed or raises.
+    ends without a result raises :class:`WorkerDied`. Workers leave interrupts to this process
+    (:func:`leave_interrupts_to_parent`), start as tasks need them and are all ended when the iterator finishes,
+    is closed or raises.
 
     Each worker has at most ``ahead`` tasks out at a time, and no task is taken more than ``window`` places
     (``ahead * workers`` by default) past the oldest result not yet handed back: the bound on the results
@@ -92,7 +101,7 @@ def ordered_map(function: Callable[[T], R], tasks: Iterable[T], workers: int, *,
 
     def start() -> _Worker[T]:
         parent, child = context.Pipe()
-        process = context.Process(target=_serve, args=(function, initializer, child), daemon=True)
+        process = context.Process(target=_serve, args=(function, child), daemon=True)
         process.start()
         child.close()
         worker: _Worker[T] = _Worker(process, parent)

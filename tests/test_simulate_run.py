@@ -28,7 +28,7 @@ import flip7_spec.simulation.simulate_run as simulate_run
 from flip7_spec.errors import Flip7Error, LimitError, OutputError, SimulationError
 from flip7_spec.limits import Limit
 from flip7_spec.machine import Game
-from flip7_spec.ordered_pool import WorkerDied, ordered_map
+from flip7_spec.ordered_pool import WorkerDied, leave_interrupts_to_parent, ordered_map
 from flip7_spec.rulesets import preset
 from flip7_spec.simulation.intervals import Moments, wilson_interval
 from flip7_spec.simulation.policies import threshold_policy
@@ -38,7 +38,6 @@ from flip7_spec.simulation.simulate import Stats, game_rng, play_game, play_game
 from flip7_spec.simulation.simulate_run import (
     SimulationRun,
     _guarded_chunk,
-    _worker_signals,
     one_round_ruleset,
     run_experiment,
     run_simulation,
@@ -308,7 +307,7 @@ def test_a_worker_ignores_interrupts_and_ends_on_sigterm() -> None:
     saved = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
     try:
         signal.signal(signal.SIGTERM, lambda *_: None)
-        _worker_signals()
+        leave_interrupts_to_parent()
         assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
         assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
     finally:

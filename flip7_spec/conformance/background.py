@@ -8,25 +8,18 @@ core; a thread would only contend for the GIL), and generation and replay overla
 from __future__ import annotations
 
 import multiprocessing
-import signal
 from collections.abc import Callable, Iterator
 from queue import Empty
 from typing import Any
 
 from flip7_spec.errors import Flip7Error
 from flip7_spec.judge.case import Case
+from flip7_spec.ordered_pool import leave_interrupts_to_parent
 
 AHEAD = 128
 """How many games the helper may record ahead of the runner (bounds the memory they hold: a game's cases
 take some tens of kilobytes). Enough for the helper to finish the generated games of a default run early and
 aim games while the runner still plays them."""
-
-
-def _ignore_interrupts() -> None:
-    # Ctrl-C reaches the whole process group: the runner reports it, the helper just stops when told to
-    # (SIGTERM, from the pool: the default action, not the runner's handler it was forked with).
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 _DONE = "done"
@@ -36,7 +29,7 @@ POLL = 1.0
 
 
 def _produce(queue: Any, make: Callable[[], Iterator[Case]]) -> None:
-    _ignore_interrupts()
+    leave_interrupts_to_parent()  # the runner reports a Ctrl-C; the helper stops when told to (SIGTERM)
     try:
         for case in make():
             queue.put(case)

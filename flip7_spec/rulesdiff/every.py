@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import signal
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -123,7 +122,7 @@ def every_reading(base: Ruleset, settings: Settings, workers: int = 1, matters: 
             if done is not None:
                 done(rows[-1])
         return rows
-    made = ordered_map(_task, jobs, min(workers, len(jobs)), ahead=1, window=len(jobs), initializer=_quiet)
+    made = ordered_map(_task, jobs, min(workers, len(jobs)), ahead=1, window=len(jobs))
     try:
         with contextlib.closing(made):
             for row in made:  # the workers end at once when the caller is interrupted
@@ -135,12 +134,6 @@ def every_reading(base: Ruleset, settings: Settings, workers: int = 1, matters: 
         raise Flip7Error(f"the worker process diffing {reading.text} ended without a result "
                          f"(exit code {died.exitcode})") from None
     return rows
-
-
-def _quiet() -> None:
-    """A worker leaves Ctrl-C and SIGTERM to the process that started it, which stops the workers."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def outcome(row: ReadingDiff) -> str:

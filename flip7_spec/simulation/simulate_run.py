@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import signal
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -166,7 +165,7 @@ def _results(run: SimulationRun) -> Iterator[tuple[int, ChunkResult]]:
         return
     # A user's policy always plays in a worker process: one that ends its process, or crashes it, ends the
     # worker, which is named as an error, never the run itself (with exit 0 and no output).
-    results = ordered_map(functools.partial(_chunk_task, run), _chunks(run), workers, initializer=_worker_signals)
+    results = ordered_map(functools.partial(_chunk_task, run), _chunks(run), workers)
     try:
         with contextlib.closing(results):  # the workers end as soon as the run does, whatever ends it
             for (start, stop), result in zip(_chunks(run), results, strict=True):
@@ -191,13 +190,6 @@ def _cluster_results(run: SimulationRun, address: str) -> Iterator[tuple[int, Ch
     tasks = ((_play_chunk, (run, start, stop)) for start, stop in _chunks(run))
     for (start, stop), result in zip(_chunks(run), in_order(client, tasks, 3 * worker_count(client)), strict=True):
         yield stop - start, result
-
-
-def _worker_signals() -> None:
-    """A worker leaves interrupts to the parent (a Ctrl-C reaches the whole process group), which stops the
-    pool; SIGTERM, from the parent stopping the pool, simply ends it."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _guarded_chunk(run: SimulationRun, start: int, stop: int) -> ChunkResult:
