@@ -9,7 +9,7 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -194,6 +194,13 @@ REPORT_FORMATS: tuple[ReportFormat, ...] = (
 from it, :class:`ConformOptions` reads it, and a resumed campaign may change it)."""
 
 
+def reads_json(asked: Iterable[str]) -> bool:
+    """Whether a report drawn from the JSON report's text is among the ``asked`` options (the JSON report then
+    carries the games of the failures the page draws in full)."""
+    asked = set(asked)
+    return any(report.reads_json and report.option in asked for report in REPORT_FORMATS)
+
+
 def report_options(function: Callable[..., None]) -> Callable[..., None]:
     """The option of every report of :data:`REPORT_FORMATS`, in the table's order."""
     for report in reversed(REPORT_FORMATS):
@@ -257,7 +264,7 @@ class ConformOptions:
     def keeps_traces(self) -> bool:
         """Whether a report drawn from the JSON report is asked for (it carries the games of the failures the
         page draws in full)."""
-        return any(report.reads_json and self.reports.get(report.option) is not None for report in REPORT_FORMATS)
+        return reads_json(option for option, path in self.reports.items() if path is not None)
 
 
 @dataclass
@@ -298,7 +305,7 @@ class _Reports:
             # The report carries the games of the failures its page draws in full, so that the page drawn
             # later from the JSON alone (show --html) is the page written now.
             json_text = ""
-            if any(report.reads_json and report.option in self.outputs for report in REPORT_FORMATS):
+            if reads_json(self.outputs):
                 json_text = json_report(results, {**meta, "traces": keeper.traces} if keeper.traces else meta)
             for report in REPORT_FORMATS:
                 output = self.outputs.get(report.option)
