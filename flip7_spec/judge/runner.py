@@ -238,7 +238,7 @@ def run_trace(engine: EngineAdapter, case: Case, legal: bool, sent: dict[str, An
     divergence = comparison.divergence
     if divergence is not None:
         _check_observation(played, divergence.position)
-        failure = _divergence_failure(played, divergence)
+        failure = _divergence_failure(played, divergence, case.level)
         matches = diagnose_divergence(played, divergence.position)
         follow, path = follow_divergence(played, divergence.position, len(failure.differences or ()), matches)
         explain_divergence(failure, follow, path, case.ruleset)
@@ -283,30 +283,26 @@ def _check_observation(played: Played, position: int) -> None:
         raise broken
 
 
-def _divergence_failure(played: Played, divergence: Divergence) -> CaseResult:
-    """The case's failure at its level at ``divergence``: its first differing field with the clause the
-    trace's events blame, both whole observations and every differing field, not yet explained."""
+def _divergence_failure(played: Played, divergence: Divergence, level: Level) -> CaseResult:
+    """The case's failure at ``level`` (its own, or ``legal``, where only the legal choices differ) at
+    ``divergence``: its first differing field with the clause the trace's events blame, both whole observations
+    and every differing field (the legal choices among them only at the ``legal`` level), not yet explained."""
     case, position = played.case, divergence.position
     prefix = case.document.path(position)
-    failure = _failure(case, case.level, played.step_index(position), prefix, divergence.difference,
+    failure = _failure(case, level, played.step_index(position), prefix, divergence.difference,
                        divergence.expected, position)
     _observations(failure, played.expected[position], played.found[position], divergence.totals)
-    failure.differences = field_differences(prefix, compared_differences(divergence.expected, divergence.found))
+    failure.differences = field_differences(prefix, compared_differences(divergence.expected, divergence.found,
+                                                                         legal=level is Level.LEGAL))
     return failure
 
 
 def _legal_failure(played: Played, problem: Divergence) -> CaseResult:
     """The case's ``legal`` failure where the comparison found only the legal choices differing, with its
     differences and the reading that explains it (or its clause marked as a guess)."""
-    case, position = played.case, problem.position
-    prefix = case.document.path(position)
-    failure = _failure(case, Level.LEGAL, played.step_index(position), prefix, problem.difference,
-                       problem.expected, position)
-    _observations(failure, played.expected[position], played.found[position], problem.totals)
-    failure.differences = field_differences(prefix, compared_differences(problem.expected, problem.found,
-                                                                         legal=True))
-    explain(failure, diagnose(case.ruleset, case.document.table, played.reshuffles, played.choices, played.found,
-                              position, _projection(played.round_end, legal=True)))
+    failure = _divergence_failure(played, problem, Level.LEGAL)
+    explain(failure, diagnose(played.case.ruleset, played.case.document.table, played.reshuffles, played.choices,
+                              played.found, problem.position, _projection(played.round_end, legal=True)))
     return failure
 
 
