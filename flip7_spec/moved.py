@@ -9,6 +9,7 @@ users whose code or policy files name them.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from typing import Any, Final
 
 MOVED: Final[dict[str, str]] = {
@@ -37,6 +38,16 @@ RENAMED: Final[dict[str, dict[str, str]]] = {
     "flip7_spec.strategies": {"Hand": "FinalHand"},
 }
 """For each module, its old public names still looked up, with the names that replaced them."""
+
+
+def old_names(module: str, namespace: dict[str, Any]) -> Callable[[str], Any]:
+    """The ``__getattr__`` (PEP 562) of ``module``, whose globals are ``namespace``: its old names of
+    :data:`RENAMED`, each with a warning (:func:`renamed`)."""
+
+    def lookup(name: str) -> Any:
+        return renamed(module, name, namespace)
+
+    return lookup
 
 
 def renamed(module: str, name: str, namespace: dict[str, Any]) -> Any:

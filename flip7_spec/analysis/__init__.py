@@ -7,7 +7,7 @@
 simulator plays (``flip7-spec simulate --solitaire``). See docs/simulation.md.
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from flip7_spec.analysis.solitaire import (
     ACTIONS_AND_X2,
@@ -50,7 +50,6 @@ __all__ = [
 if TYPE_CHECKING:
     from flip7_spec.analysis.solitaire import Hand as Hand  # the old name (flip7_spec.moved.RENAMED)
 else:
-    from flip7_spec.moved import renamed
+    from flip7_spec.moved import old_names
 
-    def __getattr__(name: str) -> Any:
-        return renamed(__name__, name, globals())
+    __getattr__ = old_names(__name__, globals())

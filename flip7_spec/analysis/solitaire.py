@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Final
 from flip7_spec.cards import Family, Kind, card
 from flip7_spec.errors import Flip7Error
 from flip7_spec.limits import ANALYSIS_STEPS
-from flip7_spec.moved import renamed
+from flip7_spec.moved import old_names
 from flip7_spec.registry import definition_of
 from flip7_spec.rulesets import Ruleset, default_preset, preset
 
@@ -471,5 +471,4 @@ def threshold_table(ruleset: Ruleset, thresholds: Iterable[int], on: str = "numb
 if TYPE_CHECKING:
     Hand = SolitaireHand  # the old name (flip7_spec.moved.RENAMED)
 else:
-    def __getattr__(name: str) -> Any:
-        return renamed(__name__, name, globals())
+    __getattr__ = old_names(__name__, globals())

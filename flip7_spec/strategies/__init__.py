@@ -27,7 +27,7 @@ Vengeance presets take part only when :func:`flip7_spec.rulesets.preset_names` l
 can start and finish a game under them, so these strategies work whether or not Vengeance is finished.
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from flip7_spec.strategies.choosers import (
     Chooser,
@@ -103,7 +103,6 @@ __all__ = [
 if TYPE_CHECKING:
     from flip7_spec.strategies.hands import FinalHand as Hand  # noqa: F401  (the old name: flip7_spec.moved.RENAMED)
 else:
-    from flip7_spec.moved import renamed
+    from flip7_spec.moved import old_names
 
-    def __getattr__(name: str) -> Any:
-        return renamed(__name__, name, globals())
+    __getattr__ = old_names(__name__, globals())
