@@ -1,0 +1,130 @@
+"""The ordered worker pool's promises (flip7_spec/ordered_pool.py) beyond order and a worker's death, which
+tests/test_simulate_run.py checks: what comes back when a result cannot travel, how much work is taken ahead, and
+how the workers end."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from types import FrameType
+
+import pytest
+
+from flip7_spec.ordered_pool import ordered_map
+
+
+class Unpicklable(Exception):
+    """An exception that cannot be sent back to the parent: it holds a function defined in a function."""
+
+    def __init__(self) -> None:
+        super().__init__("holds a local function")
+        self.hook = lambda: None
+
+
+def test_a_result_that_cannot_be_sent_back_is_an_error_at_its_place_not_a_dead_worker() -> None:
+    """A task's result is pickled to reach the parent; one that does not pickle (a local function) comes back as
+    a RuntimeError saying why, raised at its task's place after the results before it, where the worker would
+    otherwise die on it and leave only its exit code."""
+    def task(n: int) -> object:
+        if n == 2:
+            return lambda: n
+        return n
+
+    results = ordered_map(task, range(5), 1)
+    assert [next(results), next(results)] == [0, 1]
+    with pytest.raises(RuntimeError, match="pickle"):
+        next(results)
+
+
+def test_an_exception_that_cannot_be_sent_back_is_still_an_error_at_its_place() -> None:
+    def task(n: int) -> int:
+        if n == 1:
+            raise Unpicklable()
+        return n
+
+    results = ordered_map(task, range(4), 1)
+    assert next(results) == 0
+    with pytest.raises(RuntimeError, match="pickle"):
+        next(results)
+
+
+def _taken_while_the_first_task_waits(tmp_path: Path, workers: int, ahead: int, window: int | None) -> int:
+    """How many tasks the pool has taken from the caller's iterator while the first task's result is still out:
+    task 0 waits until that count has held still for a second, then returns it (the parent writes a line to a
+    file each time it hands the pool a task; the worker reads it)."""
+    log = tmp_path / "taken"
+    log.write_text("", encoding="utf-8")
+
+    def tasks() -> Iterator[int]:
+        for n in range(40):
+            with log.open("a", encoding="utf-8") as taken:
+                taken.write(f"{n}\n")
+            yield n
+
+    def task(n: int) -> int:
+        if n != 0:
+            return -1
+        count, since = -1, time.monotonic()
+        while time.monotonic() - since < 1.0:
+            now = len(log.read_text(encoding="utf-8").splitlines())
+            if now != count:
+                count, since = now, time.monotonic()
+            time.sleep(0.02)
+        return count
+
+    results = ordered_map(task, tasks(), workers, ahead=ahead, window=window)
+    try:
+        return next(results)
+    finally:
+        results.close()
+
+
+@pytest.mark.parametrize(("workers", "ahead", "window", "expected"), [
+    (2, 3, None, 6),  # the window defaults to ahead * workers: 6 tasks, 3 stuck behind task 0
+    (2, 3, 4, 4),  # a window given is the bound, below what the workers could hold
+    (1, 3, 100, 3),  # one worker holds at most ``ahead`` tasks, whatever the window
+    (3, 1, None, 3),  # one task per worker, three workers
+])
+def test_no_more_tasks_are_taken_than_the_window_and_each_worker_may_hold(
+        tmp_path: Path, workers: int, ahead: int, window: int | None, expected: int) -> None:
+    """While the oldest result is out, the pool takes no task more than ``window`` places past it, and gives no
+    worker more than ``ahead`` tasks at a time (ordered_map's docstring): the bound on what it holds in memory."""
+    assert _taken_while_the_first_task_waits(tmp_path, workers, ahead, window) == expected
+
+
+def _record_sigterm(log: Path) -> None:
+    """In a worker: write this process's id to ``log`` when it is sent SIGTERM, then end as SIGTERM would."""
+    def note(signum: int, frame: FrameType | None) -> None:
+        with log.open("a", encoding="utf-8") as out:
+            out.write(f"{os.getpid()}\n")
+        os._exit(128 + signum)
+
+    signal.signal(signal.SIGTERM, note)
+
+
+def test_workers_that_finish_their_work_are_told_to_leave_and_a_busy_one_is_ended(tmp_path: Path) -> None:
+    """When every result has been handed back, idle workers leave when told (no signal); when the caller stops
+    early, a worker still busy is ended with SIGTERM at once."""
+    log = tmp_path / "terminated"
+    log.write_text("", encoding="utf-8")
+
+    def task(n: int) -> int:
+        _record_sigterm(log)
+        if n >= 100:
+            time.sleep(30)
+        return os.getpid()
+
+    pids = set(ordered_map(task, range(6), 2))
+    assert pids and all(not Path(f"/proc/{pid}").exists() for pid in pids), "every worker ended and was collected"
+    assert log.read_text(encoding="utf-8") == "", "no worker needed SIGTERM after the work was done"
+
+    results = ordered_map(task, [0, 100], 1)
+    busy = next(results)
+    time.sleep(0.2)  # task 100 has started in the same worker
+    began = time.monotonic()
+    results.close()
+    assert time.monotonic() - began < 10
+    assert log.read_text(encoding="utf-8").split() == [str(busy)]
