@@ -52,3 +52,15 @@ def test_each_mutmut_package_mutates_files_and_runs_tests_that_exist(package: ob
         assert list(ROOT.glob(pattern)), f"{package.name}: {pattern} matches nothing"  # type: ignore[attr-defined]
     for test in package.tests:  # type: ignore[attr-defined]
         assert (ROOT / test).is_file(), f"{package.name}: no {test}"  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("killed", "tested", "low", "high"), [
+    # Wilson's interval, worked by hand from its formula with z = 1.96 (Newcombe 1998, table I: 81/263 gives
+    # 0.2553 to 0.3662; 0/10 gives 0 to 0.2775)
+    (81, 263, 0.2553, 0.3662),
+    (0, 10, 0.0, 0.2775),
+    (10, 10, 0.7225, 1.0),
+])
+def test_a_sampled_score_is_given_with_its_wilson_interval(killed: int, tested: int, low: float, high: float) -> None:
+    module = sys.modules["mutation_tool"]
+    assert module.wilson(killed, tested) == pytest.approx((low, high), abs=5e-5)

@@ -15,6 +15,7 @@ it is not part of the default test run::
     python tools/mutation.py simulation analysis --json out.json
     python tools/mutation.py fingerprint --only 'flip7_spec.conformance.fingerprint.x__cover*'
     python tools/mutation.py simulation --keep /tmp/mm    # keep the copy: mutmut show NAME, mutmut browse there
+    python tools/mutation.py conformance --sample 300     # a package too large to run whole: an estimate
 
 Each package lists its own tests (the fastest selection that reaches its code); mutmut runs them once to learn
 which test reaches which function, then runs only those for each mutant. On a shared machine run it as
@@ -26,8 +27,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import fnmatch
 import json
+import math
 import os
+import random
 import re
 import shutil
 import signal
@@ -61,7 +65,8 @@ PACKAGES: tuple[Package, ...] = (
              "tests/test_trace_format.py", "tests/test_endless.py", "tests/test_limits.py",
              "tests/test_interrupts.py")),
     Package("pool", ("flip7_spec/ordered_pool.py", "flip7_spec/conformance/background.py"),
-            ("tests/test_simulate_run.py", "tests/test_background.py", "tests/test_rulesdiff.py")),
+            ("tests/test_ordered_pool.py", "tests/test_simulate_run.py", "tests/test_background.py",
+             "tests/test_rulesdiff.py")),
     Package("analysis", ("flip7_spec/analysis/*.py",),
             ("tests/test_analysis.py", "tests/test_solitaire_table.py")),
     Package("htmlreport", ("flip7_spec/htmlreport/*.py",),
@@ -173,14 +178,41 @@ def change(folder: Path, name: str) -> str:
                      if line[:1] in "+-" and not line.startswith(("+++", "---")))
 
 
-def run_package(package: Package, only: list[str], children: int, keep: Path | None) -> dict[str, object]:
-    """Run mutmut over ``package`` (only the mutants ``only`` names or matches, when given); its figures."""
+def sample_of(folder: Path, only: list[str], size: int, seed: int) -> list[str]:
+    """``size`` mutant names drawn uniformly (with ``seed``) from those mutmut makes of the package prepared in
+    ``folder`` (those ``only`` matches, when given). mutmut makes them, and learns which test reaches which
+    function, when it is asked to run a name no mutant has."""
+    run_mutmut(folder, ["run", "--max-children", "1", "no-mutant-has-this-name"])
+    names = sorted(name for name in verdicts(folder)
+                   if not only or any(fnmatch.fnmatchcase(name, pattern) for pattern in only))
+    return sorted(random.Random(seed).sample(names, min(size, len(names))))
+
+
+def wilson(killed: int, tested: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion ``killed / tested`` measured on a random sample."""
+    if tested == 0:
+        return (0.0, 1.0)
+    p = killed / tested
+    centre = (p + z * z / (2 * tested)) / (1 + z * z / tested)
+    half = z * math.sqrt(p * (1 - p) / tested + z * z / (4 * tested * tested)) / (1 + z * z / tested)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def run_package(package: Package, only: list[str], children: int, keep: Path | None,
+                sample: int | None = None, seed: int = 0) -> dict[str, object]:
+    """Run mutmut over ``package`` (only the mutants ``only`` names or matches, when given; a random ``sample``
+    of them, when given); its figures."""
     folder = keep or Path(tempfile.mkdtemp(prefix=f"mutation-{package.name}-"))
     folder.mkdir(parents=True, exist_ok=True)
     prepare(ROOT if not os.environ.get("MUTATION_SOURCE") else Path(os.environ["MUTATION_SOURCE"]), package, folder)
     started = time.monotonic()
+    made = None
     try:
-        ran = run_mutmut(folder, ["run", "--max-children", str(children), *only])
+        if sample is not None:
+            chosen = sample_of(folder, only, sample, seed)
+            made = len(verdicts(folder))
+            only = chosen
+        ran = run_mutmut(folder, ["run", "--max-children", str(children), *only]) if only or sample is None else ""
         found = verdicts(folder)
         changes = {name: change(folder, name) for name, v in found.items() if v not in KILLED + LEFT_OUT}
         if not any(v not in LEFT_OUT for v in found.values()):
@@ -194,10 +226,15 @@ def run_package(package: Package, only: list[str], children: int, keep: Path | N
     tested = {name: v for name, v in found.items() if v not in LEFT_OUT}
     killed = sum(v in KILLED for v in tested.values())
     survivors = sorted(name for name, v in tested.items() if v not in KILLED)
-    return {"package": package.name, "mutants": len(tested), "killed": killed,
-            "score": round(killed / len(tested), 4) if tested else None, "verdicts": dict(Counter(tested.values())),
-            "survivors": survivors, "changes": {name: changes.get(name, "") for name in survivors},
-            "seconds": round(time.monotonic() - started)}
+    figures: dict[str, object] = {
+        "package": package.name, "mutants": len(tested), "killed": killed,
+        "score": round(killed / len(tested), 4) if tested else None, "verdicts": dict(Counter(tested.values())),
+        "survivors": survivors, "changes": {name: changes.get(name, "") for name in survivors},
+        "seconds": round(time.monotonic() - started)}
+    if sample is not None:
+        low, high = wilson(killed, len(tested))
+        figures.update({"sample_of": made, "seed": seed, "interval_95": [round(low, 4), round(high, 4)]})
+    return figures
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -206,6 +243,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--list", action="store_true", help="list the packages, their files and tests")
     parser.add_argument("--only", nargs="+", default=[], metavar="NAME",
                         help="only these mutants (mutmut names or globs, e.g. the survivors of a run)")
+    parser.add_argument("--sample", type=int, metavar="N",
+                        help="run N mutants drawn at random (of those --only matches, if given): an estimate of "
+                             "the score with its 95%% interval, for a package too large to run whole")
+    parser.add_argument("--seed", type=int, default=0, help="the draw of --sample (default 0)")
     parser.add_argument("--children", type=int, default=2, help="mutants run at once (default 2)")
     parser.add_argument("--tests", nargs="+", metavar="PATH",
                         help="run these tests instead of the package's (a quick look at survivors, say)")
@@ -226,9 +267,12 @@ def main(argv: list[str] | None = None) -> int:
         chosen = [Package(p.name, p.files, tuple(args.tests)) for p in chosen]
     figures = []
     for package in chosen:
-        result = run_package(package, args.only, args.children, args.keep)
+        result = run_package(package, args.only, args.children, args.keep, args.sample, args.seed)
         figures.append(result)
         score = "n/a" if result["score"] is None else f"{100 * float(str(result['score'])):.1f}%"
+        if "interval_95" in result:
+            low, high = (float(bound) for bound in result["interval_95"])  # type: ignore[attr-defined]
+            score += f", 95% interval {100 * low:.1f}% to {100 * high:.1f}%, a sample of {result['sample_of']}"
         print(f"{package.name}: {result['killed']} of {result['mutants']} killed ({score}) in {result['seconds']} s")
         for name in result["survivors"]:  # type: ignore[attr-defined]
             print(f"  survived: {name}")
