@@ -28,6 +28,7 @@ from flip7_spec.conformance.fingerprint import (
     fingerprint_lines,
     fingerprint_paths,
     fingerprints,
+    in_order,
     write_fingerprints,
 )
 from flip7_spec.errors import OutputError
@@ -157,6 +158,24 @@ def test_a_reading_is_checked_against_passed_cases_spread_evenly_by_case_id() ->
     assert [c.id for c in _spread(cases_of(ids), 7)] == sorted(ids)
 
 
+def test_the_passed_cases_checked_and_the_results_read_are_the_same_whatever_order_they_finished_in() -> None:
+    """``-j N`` finishes cases in any order, and a trace case runs at two levels under one id: the cases a
+    reading is checked against, and the order results are read in, follow the case id and then the level."""
+    ids = [f"game:{n}" for n in "abcdef"]
+    cases = [Case(i, level, preset("flip7")) for i in ids for level in ("round", "game")]  # type: ignore[arg-type]
+    results = [CaseResult(c.id, c.level, PASS) for c in cases]
+    shuffler = random.Random(7)
+    for limit in (5, 12, 20):
+        expected = [(c.id, str(c.level)) for c in _spread(cases, limit)]
+        for _ in range(6):
+            shuffled = shuffler.sample(cases, len(cases))
+            assert [(c.id, str(c.level)) for c in _spread(shuffled, limit)] == expected
+    ordered = [(r.case_id, str(r.level)) for r in in_order(results)]
+    assert ordered == sorted(ordered)
+    for _ in range(6):
+        assert [(r.case_id, str(r.level)) for r in in_order(shuffler.sample(results, len(results)))] == ordered
+
+
 @pytest.fixture(scope="module")
 def passed_games() -> list[Case]:
     return [c for c in generated_cases([preset("flip7")], [3, 4], 6, "spread") if c.level == "game"]
@@ -173,6 +192,19 @@ def test_at_most_the_checked_number_of_passed_cases_are_played_under_a_reading(
     first_two = _spread(passed_games, 2)
     assert found.dropped[0].contradicted == sum(c in several for c in first_two) >= 1
     assert found.dropped[0].against == next(c.id for c in first_two if c in several)
+
+
+def test_a_passed_case_that_cannot_take_the_readings_is_passed_over_and_the_next_ones_still_checked(
+        passed_games: list[Case]) -> None:
+    """A reading of an option another game's ruleset does not have (``stalled_round`` is Flip 7's alone) cannot
+    be played on that game's case: it counts neither as checked nor as contradicting, and the cases after it
+    are checked as usual (a Dealer for life contradicts every passed game of two rounds or more)."""
+    readings = ["dealer_fixed", 'stalled_round="reshuffle"']
+    several = [c for c in passed_games if c.trace and c.trace["footer"]["rounds"] >= 2]
+    assert several, "a generated game of two rounds or more"
+    other_game = Case("game:0-vengeance", "game", preset("vengeance"))  # type: ignore[arg-type]
+    assert fingerprint._contradictions(readings, [other_game, several[0]]) == (1, 1, several[0].id)
+    assert fingerprint._contradictions(readings, [other_game]) == (0, 0, None)
 
 
 def test_a_fingerprint_run_re_records_its_bases_trace_cases_under_its_readings(passed_games: list[Case]) -> None:
