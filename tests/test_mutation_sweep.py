@@ -64,3 +64,14 @@ def test_each_mutmut_package_mutates_files_and_runs_tests_that_exist(package: ob
 def test_a_sampled_score_is_given_with_its_wilson_interval(killed: int, tested: int, low: float, high: float) -> None:
     module = sys.modules["mutation_tool"]
     assert module.wilson(killed, tested) == pytest.approx((low, high), abs=5e-5)
+
+
+def test_the_copy_mutmut_runs_in_holds_the_shipped_data_where_the_package_looks_for_it(tmp_path: Path) -> None:
+    """The tests in mutmut's copy run against the copy's own flip7_spec, which finds its shipped fixtures and
+    example engines as a wheel install does (flip7_spec/golden, flip7_spec/examples), whatever the
+    interpreter has installed."""
+    module = sys.modules["mutation_tool"]
+    module.prepare(ROOT, module.BY_NAME["analysis"], tmp_path)
+    assert (tmp_path / "flip7_spec" / "golden" / "flip7").is_dir()
+    assert (tmp_path / "flip7_spec" / "examples" / "js-engine" / "engine.js").is_file()
+    assert "[tool.mutmut]" in (tmp_path / "pyproject.toml").read_text(encoding="utf-8")

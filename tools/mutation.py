@@ -136,11 +136,13 @@ def prepare(source: Path, package: Package, folder: Path) -> None:
             shutil.copytree(path, folder / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
         elif path.is_file():
             shutil.copy2(path, folder / name)
-    # The shipped fixtures, laid out as a wheel lays them out: an editable install maps the package
-    # flip7_spec.golden to the checkout's fixtures/, which the copy's own flip7_spec does not see.
-    if (source / "fixtures").is_dir() and not (folder / "flip7_spec" / "golden").exists():
-        shutil.copytree(source / "fixtures", folder / "flip7_spec" / "golden",
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    # The shipped fixtures and example engines, laid out as a wheel lays them out: an editable install maps the
+    # packages flip7_spec.golden and flip7_spec.examples to the checkout's folders, which the copy's own
+    # flip7_spec does not see.
+    for shipped, package_name in (("fixtures", "golden"), ("examples", "examples")):
+        if (source / shipped).is_dir() and not (folder / "flip7_spec" / package_name).exists():
+            shutil.copytree(source / shipped, folder / "flip7_spec" / package_name,
+                            ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "node_modules"))
     tests = [t for t in package.tests if (source / t).exists()]  # an older checkout may lack some
     with (folder / "pyproject.toml").open("a", encoding="utf-8") as out:
         out.write(config(package, tests))
@@ -151,8 +153,13 @@ def run_mutmut(folder: Path, args: list[str]) -> str:
     of that session outlives it is ended: a mutant of code that stops worker processes (``ordered_pool._stop``) can
     leave them running, holding an output pipe open, which would otherwise keep this script waiting."""
     with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as output:
+        # mutmut runs the tests in ``mutants/``; the engines they start as processes (tests/broken_engines,
+        # the example engines) import flip7_spec too, and must find that copy, not whatever the interpreter
+        # has installed
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+            p for p in (str(folder / "mutants"), os.environ.get("PYTHONPATH", "")) if p)}
         process = subprocess.Popen([sys.executable, "-m", "mutmut", *args], cwd=folder, stdout=output,
-                                   stderr=subprocess.STDOUT, start_new_session=True)
+                                   stderr=subprocess.STDOUT, start_new_session=True, env=env)
         try:
             process.wait()
         finally:
