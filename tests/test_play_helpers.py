@@ -1,0 +1,141 @@
+"""How each game reads to the core (its ``play`` module): the clause behind a scored row and behind a decision,
+the simple policy simulated players use, and Flip 7's own invariants of a state. Written from the promises of
+the functions' docstrings and from the clauses they name (RULES.md A.1, B.1)."""
+
+from __future__ import annotations
+
+import pytest
+
+from flip7_spec.events import Decision, DecisionKind, Status
+from flip7_spec.fixtures import full_deck
+from flip7_spec.games.flip7 import play as flip7_play
+from flip7_spec.machine import Game
+from flip7_spec.play import new_game
+from flip7_spec.rulesets import Ruleset, preset
+
+# ---- Flip 7: the clause of a scored row -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("cards", "status", "clause"), [
+    # a busted row scores 0 whatever it holds (F7-SCORE-BUST), a frozen one banks (F7-FREEZE)
+    (["12", "12", "x2", "+4"], "busted", "F7-SCORE-BUST"),
+    (["5", "x2", "FREEZE"], "frozen", "F7-FREEZE"),
+    # otherwise the most specific modifier rule: x2 (F7-MOD-X2) over +N (F7-MOD-ADD) over the plain sum
+    (["5", "+4", "x2"], "stayed", "F7-MOD-X2"),
+    (["x2"], "stayed", "F7-MOD-X2"),
+    (["5", "+4"], "stayed", "F7-MOD-ADD"),
+    (["+10"], "active", "F7-MOD-ADD"),
+    (["5", "9", "CHANCE"], "stayed", "F7-SCORE"),
+    ([], "active", "F7-SCORE"),
+])
+def test_flip7_a_scored_row_is_read_by_its_most_specific_clause(cards: list[str], status: str, clause: str) -> None:
+    assert flip7_play.scoring_clause({"cards": cards, "status": status}) == clause
+
+
+def test_flip7_a_row_shown_without_its_cards_is_a_plain_sum() -> None:
+    # what an engine sends is read as it comes: a row with no cards list, or a card that is not a string, is no
+    # modifier and no error
+    assert flip7_play.scoring_clause({"status": "stayed"}) == "F7-SCORE"
+    assert flip7_play.scoring_clause({"cards": [5, None], "status": "stayed"}) == "F7-SCORE"
+
+
+# ---- Flip 7: the clause of a decision ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("kind", "card", "clause"), [
+    (DecisionKind.TARGET, "FREEZE", "F7-ACTION-TARGET"),
+    (DecisionKind.TARGET, "FLIP3", "F7-ACTION-TARGET"),
+    (DecisionKind.GIVE, "CHANCE", "F7-CHANCE-GIVE"),
+    (DecisionKind.ASSIGN, "FREEZE", "F7-FLIP3-ASSIGN"),
+    (DecisionKind.HIT_OR_STAY, "", None),  # the Hit/Stay turn: the game's Hit/Stay clause is used instead
+])
+def test_flip7_a_decision_is_set_by_its_clause(kind: str, card: str, clause: str | None) -> None:
+    assert flip7_play.decision_clause(kind, card) == clause
+
+
+# ---- Flip 7: the simple policy and the invariants of a state -----------------------------------------------
+
+
+def flip7_game(ruleset: Ruleset | None = None) -> Game:
+    """Three players dealt 5, 6 and 7 (seats 0, 1, 2: round scores 5, 6, 7), seat 0 to Hit or Stay."""
+    ruleset = ruleset or preset("flip7")
+    game, _ = new_game(ruleset, 3, full_deck(ruleset, 3, ["5", "6", "7"]), dealer=2)
+    assert [game.round_score(s) for s in range(3)] == [5, 6, 7]
+    return game
+
+
+@pytest.mark.parametrize("kind", [DecisionKind.TARGET, DecisionKind.ASSIGN])
+def test_flip7_policy_aims_an_action_at_the_leading_opponent(kind: str) -> None:
+    # seat 2 leads the round (7): its Freeze goes to seat 1, the leading opponent (6), not to itself
+    game = flip7_game()
+    assert flip7_play.policy_choice(game, Decision(2, kind, (0, 1, 2), "FREEZE")) == 1
+    # seat 1's Freeze goes to seat 2, the leader (7)
+    assert flip7_play.policy_choice(game, Decision(1, kind, (0, 1, 2), "FREEZE")) == 2
+
+
+def test_flip7_policy_gives_a_spare_second_chance_to_the_trailing_player() -> None:
+    game = flip7_game()
+    game.totals[:] = [0, 50, 20]
+    assert flip7_play.policy_choice(game, Decision(0, DecisionKind.GIVE, (1, 2), "CHANCE")) == 2
+    game.totals[:] = [0, 10, 20]
+    assert flip7_play.policy_choice(game, Decision(0, DecisionKind.GIVE, (1, 2), "CHANCE")) == 1
+
+
+def test_flip7_policy_makes_a_forced_hit() -> None:
+    game = flip7_game()
+    assert flip7_play.policy_choice(game, Decision(0, DecisionKind.HIT_OR_STAY, ("hit",))) == "hit"
+
+
+def with_state(game: Game, pending: Decision, statuses: dict[int, Status] | None = None,
+               chances: tuple[int, ...] = ()) -> Game:
+    """``game`` standing at ``pending``, with the seats' statuses and Second Chances set as given."""
+    game.pending = pending
+    for seat, status in (statuses or {}).items():
+        game.players[seat].status = status
+    for seat in chances:
+        game.players[seat].has_chance = True  # type: ignore[attr-defined]
+    return game
+
+
+HIT_STAY = ("hit", "stay")
+
+
+@pytest.mark.parametrize(("pending", "statuses", "chances", "ruleset"), [
+    (Decision(0, DecisionKind.HIT_OR_STAY, HIT_STAY), {}, (), "flip7"),
+    (Decision(0, DecisionKind.TARGET, (0, 1), "FREEZE"), {2: Status.STAYED}, (), "flip7"),
+    (Decision(1, DecisionKind.ASSIGN, (1, 2), "FLIP3"), {0: Status.FROZEN}, (), "flip7"),
+    (Decision(0, DecisionKind.GIVE, (2,), "CHANCE"), {}, (0, 1), "flip7"),
+    # F7-SETASIDE-PASS-VARIANT: the busted target of a Flip Three passes its set-aside cards on
+    (Decision(0, DecisionKind.ASSIGN, (1, 2), "FREEZE"), {0: Status.BUSTED}, (), "pass"),
+])
+def test_flip7_a_state_the_rules_allow_passes_the_check(pending: Decision, statuses: dict[int, Status],
+                                                        chances: tuple[int, ...], ruleset: str) -> None:
+    rules = preset("flip7").with_options(set_aside_on_bust="pass_to_other_active") if ruleset == "pass" else None
+    flip7_play.check_state(with_state(flip7_game(rules), pending, statuses, chances))
+
+
+def test_flip7_a_game_over_passes_the_check() -> None:
+    game = flip7_game()
+    game.pending = None
+    flip7_play.check_state(game)
+
+
+@pytest.mark.parametrize(("pending", "statuses", "chances", "ruleset"), [
+    # [F7-ACTIVE] only active players decide
+    (Decision(0, DecisionKind.HIT_OR_STAY, HIT_STAY), {0: Status.STAYED}, (), "flip7"),
+    (Decision(0, DecisionKind.TARGET, (1, 2), "FREEZE"), {0: Status.FROZEN}, (), "flip7"),
+    (Decision(0, DecisionKind.ASSIGN, (1, 2), "FREEZE"), {0: Status.BUSTED}, (), "flip7"),  # not the variant
+    (Decision(0, DecisionKind.HIT_OR_STAY, HIT_STAY), {0: Status.BUSTED}, (), "pass"),  # the variant: assign only
+    # [F7-ACTION-TARGET] [F7-FLIP3-ASSIGN] about active players only
+    (Decision(0, DecisionKind.TARGET, (0, 1), "FREEZE"), {1: Status.FROZEN}, (), "flip7"),
+    (Decision(0, DecisionKind.ASSIGN, (0, 2), "FLIP3"), {2: Status.STAYED}, (), "flip7"),
+    # [F7-CHANCE-GIVE] to another active player who holds no Second Chance
+    (Decision(0, DecisionKind.GIVE, (0, 2), "CHANCE"), {}, (0,), "flip7"),
+    (Decision(0, DecisionKind.GIVE, (1, 2), "CHANCE"), {}, (0, 1), "flip7"),
+    (Decision(0, DecisionKind.GIVE, (1, 2), "CHANCE"), {2: Status.STAYED}, (0,), "flip7"),
+])
+def test_flip7_a_state_the_rules_forbid_fails_the_check(pending: Decision, statuses: dict[int, Status],
+                                                        chances: tuple[int, ...], ruleset: str) -> None:
+    rules = preset("flip7").with_options(set_aside_on_bust="pass_to_other_active") if ruleset == "pass" else None
+    with pytest.raises(AssertionError):
+        flip7_play.check_state(with_state(flip7_game(rules), pending, statuses, chances))
