@@ -42,3 +42,31 @@ FLIP7_ROWS = (("4", "active"), ("5", "active"), ("", "active"))
 def test_flip7_a_decision_about_the_wrong_card_is_not_judged(kind: str, card: str | None) -> None:
     flip7 = preset("flip7")
     assert definition_of(flip7).legal_options(flip7, table(asked(0, kind, card), *FLIP7_ROWS)) is None
+
+
+VENGEANCE_ROWS = (("4 -2", "active"), ("5 9", "active"), ("8", "stayed"))
+
+
+@pytest.mark.clause("V-HIT-STAY", "V-STEAL", "V-DISCARD", "V-SWAP")
+@pytest.mark.parametrize(("kind", "card"), [
+    ("hit_or_stay", "STEAL"),  # V-HIT-STAY: the turn's choice is about no card
+    ("card", "SWAP"),  # V-SWAP: a Swap picks two cards (a "swap" decision), never one
+    ("card", "FLIP4"),  # only Steal and Discard pick one card
+    ("card", "ONEMORE"),
+    ("swap", "DISCARD"),  # only a Swap picks a pair
+    ("swap", "STEAL"),
+])
+def test_vengeance_a_decision_about_the_wrong_card_is_not_judged(kind: str, card: str | None) -> None:
+    vengeance = preset("vengeance")
+    assert definition_of(vengeance).legal_options(vengeance, table(asked(0, kind, card), *VENGEANCE_ROWS)) is None
+
+
+@pytest.mark.clause("V-STAY-MINIMUM")
+@pytest.mark.parametrize(("row", "legal"), [
+    ("4", ["hit"]), ("4 -2 /2", ["hit"]),  # one Number, whatever else: not two Numbers
+    ("4 9", ["hit", "stay"]),
+])
+def test_vengeance_two_numbers_to_stay_means_two_number_cards(row: str, legal: list[str]) -> None:
+    two_numbers = preset("vengeance").with_options(stay_minimum="two_numbers")
+    observation = table(asked(0, "hit_or_stay"), (row, "active"), ("5", "active"), ("8", "active"))
+    assert definition_of(two_numbers).legal_options(two_numbers, observation) == legal

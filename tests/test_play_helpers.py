@@ -9,6 +9,7 @@ import pytest
 from flip7_spec.events import Decision, DecisionKind, Status
 from flip7_spec.fixtures import full_deck
 from flip7_spec.games.flip7 import play as flip7_play
+from flip7_spec.games.vengeance import play as vengeance_play
 from flip7_spec.machine import Game
 from flip7_spec.play import new_game
 from flip7_spec.rulesets import Ruleset, preset
@@ -139,3 +140,62 @@ def test_flip7_a_state_the_rules_forbid_fails_the_check(pending: Decision, statu
     rules = preset("flip7").with_options(set_aside_on_bust="pass_to_other_active") if ruleset == "pass" else None
     with pytest.raises(AssertionError):
         flip7_play.check_state(with_state(flip7_game(rules), pending, statuses, chances))
+
+
+# ---- Vengeance ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("status", "clause"), [("busted", "V-SCORE-BUST"), ("stayed", "V-SCORE"),
+                                                ("active", "V-SCORE")])
+def test_vengeance_a_scored_row_is_a_bust_or_the_scoring_rule(status: str, clause: str) -> None:
+    assert vengeance_play.scoring_clause({"cards": ["5", "-2", "/2"], "status": status}) == clause
+
+
+@pytest.mark.parametrize(("kind", "card", "clause"), [
+    (DecisionKind.TARGET, "-4", "V-MOD-TARGET"),  # a Modifier's receiver
+    (DecisionKind.TARGET, "/2", "V-MOD-TARGET"),
+    (DecisionKind.TARGET, "ONEMORE", "V-ACTION-TARGET"),
+    (DecisionKind.TARGET, "FLIP4", "V-ACTION-TARGET"),
+    (DecisionKind.CARD, "STEAL", "V-STEAL"),  # the card a Steal takes
+    (DecisionKind.CARD, "DISCARD", "V-DISCARD"),  # the card a Discard removes
+    (DecisionKind.SWAP, "SWAP", "V-SWAP"),  # the two cards a Swap exchanges
+    (DecisionKind.HIT_OR_STAY, "", None),
+])
+def test_vengeance_a_decision_is_set_by_its_clause(kind: str, card: str, clause: str | None) -> None:
+    assert vengeance_play.decision_clause(kind, card) == clause
+
+
+def vengeance_game() -> Game:
+    """Three players dealt 5, 6 and 8 (round scores 5, 6, 8), seat 0 to Hit or Stay."""
+    ruleset = preset("vengeance")
+    game, _ = new_game(ruleset, 3, full_deck(ruleset, 3, ["5", "6", "8"]), dealer=2)
+    assert [game.round_score(s) for s in range(3)] == [5, 6, 8]
+    return game
+
+
+def test_vengeance_policy_aims_a_target_at_the_leading_opponent() -> None:
+    game = vengeance_game()
+    assert vengeance_play.policy_choice(game, Decision(2, DecisionKind.TARGET, (0, 1, 2), "FLIP4")) == 1
+    assert vengeance_play.policy_choice(game, Decision(0, DecisionKind.TARGET, (0, 1, 2), "-4")) == 2
+
+
+def ref(player: int, index: int) -> dict[str, int]:
+    return {"player": player, "index": index}
+
+
+def test_vengeance_policy_takes_a_card_of_an_opponent_and_swaps_between_opponents() -> None:
+    game = vengeance_game()
+    # a Discard of seat 0 may hit its own 5 (listed first) or seat 1's 6: the opponent's card
+    discard = Decision(0, DecisionKind.CARD, (ref(0, 0), ref(1, 0), ref(2, 0)), "DISCARD")
+    assert vengeance_play.policy_choice(game, discard) == ref(1, 0)
+    # a Swap of seat 1: the first pair that leaves its own row alone
+    pairs = ([ref(0, 0), ref(1, 0)], [ref(0, 0), ref(2, 0)], [ref(1, 0), ref(2, 0)])
+    assert vengeance_play.policy_choice(game, Decision(1, DecisionKind.SWAP, pairs, "SWAP")) == [ref(0, 0), ref(2, 0)]
+
+
+def test_vengeance_policy_takes_the_first_option_when_none_spares_its_own_row() -> None:
+    game = vengeance_game()
+    # the Discard's victim picks one of their own cards (discard_chooser = "victim")
+    own = Decision(1, DecisionKind.CARD, (ref(1, 0), ref(1, 1)), "DISCARD")
+    assert vengeance_play.policy_choice(game, own) == ref(1, 0)
+    assert vengeance_play.policy_choice(game, Decision(0, DecisionKind.HIT_OR_STAY, ("hit",))) == "hit"

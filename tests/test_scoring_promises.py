@@ -12,6 +12,7 @@ import pytest
 from flip7_spec.cards import cards
 from flip7_spec.errors import CardError
 from flip7_spec.games.flip7.scoring import check_flip7_hand, flip7_round_score, flip7_score
+from flip7_spec.play import check_hand, round_score, score
 from flip7_spec.rulesets import preset
 from flip7_spec.scoring import Score
 
@@ -66,3 +67,60 @@ def test_a_player_is_frozen_once(players: int) -> None:
     # the deck holds three Freezes (six with two decks), but a frozen player is out of the round: one Freeze
     with pytest.raises(CardError, match="holds one Freeze"):
         check_flip7_hand(FLIP7, cards("5 FREEZE FREEZE"), players=players)
+
+
+# ---- Vengeance ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.clause("V-SCORE")
+def test_vengeance_the_official_example_is_a_flip7_and_not_a_bust() -> None:
+    # 3+11+5+7+10+8+4 = 48; /2: 24; -4: 20; seven different values: +15 = 35
+    assert score(preset("vengeance"), cards("3 11 5 7 10 8 4 /2 -4")) == Score(48, 24, 20, 15, 35, True, False)
+
+
+@pytest.mark.clause("V-HALVE-WHOLE-TOTAL")
+def test_vengeance_halving_the_whole_total_halves_the_bonus_too() -> None:
+    # docs/vengeance.md: (48 - 4 + 15) / 2 = 29.5, rounded down 29
+    result = score(preset("vengeance").with_options(halve_order="whole_total"), cards("3 11 5 7 10 8 4 /2 -4"))
+    assert (result.total, result.bonus, result.flip7, result.busted) == (29, 15, True, False)
+
+
+@pytest.mark.clause("V-HALVE-WHOLE-TOTAL", "V-SCORE-FLOOR", "V-BASIC")
+@pytest.mark.parametrize(("options", "expected"), [
+    ({}, 0),  # 1 + 2 - 10 = -7, halved -4 (rounded down), floored at 0
+    ({"negative_scores": True}, -4),  # no floor
+    ({"brutal_mode": True}, -4),  # V-BRUTAL-NEGATIVE: no floor in Brutal Mode either
+])
+def test_vengeance_a_negative_whole_total_halves_down_then_meets_the_floor(options: dict[str, object],
+                                                                           expected: int) -> None:
+    ruleset = preset("vengeance").with_options(halve_order="whole_total", **options)
+    assert round_score(ruleset, cards("1 2 -10 /2")) == expected
+
+
+@pytest.mark.clause("V-HALVE-WHOLE-TOTAL", "V-BASIC")
+def test_vengeance_basic_halves_the_whole_total_below_zero() -> None:
+    # seed 004: 9 + 2 - 5 - 10 = -4, halved -2; no floor (negative scores allowed)
+    assert round_score(preset("vengeance-basic"), cards("9 2 -5 -10 /2")) == -2
+
+
+@pytest.mark.clause("V-BRUTAL-MOD-BUSTED", "V-BRUTAL-MOD-BUSTED-NO-EFFECT", "V-SCORE-BUST")
+@pytest.mark.parametrize(("options", "hand", "expected"), [
+    ({"brutal_mode": True}, "5 5 -10", -10),  # the Modifiers from a base of 0: 0 - 10
+    ({"brutal_mode": True}, "5 5 -10 /2", -10),  # halving the base of 0 gives 0, then -10
+    ({"brutal_mode": True, "halve_order": "whole_total"}, "5 5 -10 /2", -5),  # (0 - 10) / 2
+    ({"brutal_mode": True}, "5 5", 0),  # no Modifier: 0
+    ({"brutal_mode": True, "brutal_busted_modifier": "no_effect"}, "5 5 -10", 0),
+    ({}, "5 5 -10", 0),  # outside Brutal Mode a bust scores 0
+])
+def test_vengeance_a_busted_row_scores_its_modifiers_only_in_brutal_mode(options: dict[str, object], hand: str,
+                                                                         expected: int) -> None:
+    result = score(preset("vengeance").with_options(**options), cards(hand), busted=True)
+    # a bust is never a Flip 7 and earns no bonus; the row's total is all it scores
+    assert result == Score(0, 0, expected, 0, expected, False, True)
+
+
+@pytest.mark.clause("V-BUST")
+@pytest.mark.parametrize("hand", ["/2 5 5", "-2 8 3 8", "5 -4 5"])
+def test_vengeance_a_number_twice_is_found_past_the_modifiers(hand: str) -> None:
+    with pytest.raises(CardError, match="appears twice"):
+        check_hand(preset("vengeance"), cards(hand))
