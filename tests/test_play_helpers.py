@@ -199,3 +199,18 @@ def test_vengeance_policy_takes_the_first_option_when_none_spares_its_own_row() 
     own = Decision(1, DecisionKind.CARD, (ref(1, 0), ref(1, 1)), "DISCARD")
     assert vengeance_play.policy_choice(game, own) == ref(1, 0)
     assert vengeance_play.policy_choice(game, Decision(0, DecisionKind.HIT_OR_STAY, ("hit",))) == "hit"
+
+
+def test_vengeance_rows_list_the_face_up_cards_of_players_not_busted_in_seat_order() -> None:
+    from flip7_spec.games.vengeance.rows import face_up_on_table, row_refs
+
+    game = vengeance_game()  # seats 0, 1, 2 hold 5, 6, 8
+    game.players[0].status = Status.BUSTED  # a busted row is face down: none of its cards can be taken
+    assert row_refs(game.players, [2, 0, 1]) == [ref(1, 0), ref(2, 0)]
+    assert face_up_on_table(game.players)
+    for seat in (1, 2):
+        game.players[seat].status = Status.BUSTED
+    assert row_refs(game.players, [0, 1, 2]) == []
+    assert not face_up_on_table(game.players)  # cards on the table, all face down
+    game.players[2].status = Status.STAYED  # a stayed row stays face up [V-STAYED-TARGET]
+    assert face_up_on_table(game.players)

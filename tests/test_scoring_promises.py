@@ -80,9 +80,10 @@ def test_vengeance_the_official_example_is_a_flip7_and_not_a_bust() -> None:
 
 @pytest.mark.clause("V-HALVE-WHOLE-TOTAL")
 def test_vengeance_halving_the_whole_total_halves_the_bonus_too() -> None:
-    # docs/vengeance.md: (48 - 4 + 15) / 2 = 29.5, rounded down 29
+    # docs/vengeance.md: (48 - 4 + 15) / 2 = 29.5, rounded down 29; the steps in the order they apply: the
+    # Numbers (48), nothing halved before the total (48), minus the -4 (44), the bonus (15), the halved total
     result = score(preset("vengeance").with_options(halve_order="whole_total"), cards("3 11 5 7 10 8 4 /2 -4"))
-    assert (result.total, result.bonus, result.flip7, result.busted) == (29, 15, True, False)
+    assert result == Score(48, 48, 44, 15, 29, True, False)
 
 
 @pytest.mark.clause("V-HALVE-WHOLE-TOTAL", "V-SCORE-FLOOR", "V-BASIC")
@@ -124,3 +125,10 @@ def test_vengeance_a_busted_row_scores_its_modifiers_only_in_brutal_mode(options
 def test_vengeance_a_number_twice_is_found_past_the_modifiers(hand: str) -> None:
     with pytest.raises(CardError, match="appears twice"):
         check_hand(preset("vengeance"), cards(hand))
+
+
+@pytest.mark.clause("V-LUCKY13-PAIR")
+@pytest.mark.parametrize("hand", ["5 L13 13", "9 2 13 L13", "-4 L13 13 1"])
+def test_vengeance_a_lucky_13_pair_is_possible_after_other_numbers(hand: str) -> None:
+    # B.1#11: a Lucky 13 allows one other 13, whichever came first, whatever else the row holds
+    check_hand(preset("vengeance"), cards(hand))
