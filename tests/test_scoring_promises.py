@@ -132,3 +132,23 @@ def test_vengeance_a_number_twice_is_found_past_the_modifiers(hand: str) -> None
 def test_vengeance_a_lucky_13_pair_is_possible_after_other_numbers(hand: str) -> None:
     # B.1#11: a Lucky 13 allows one other 13, whichever came first, whatever else the row holds
     check_hand(preset("vengeance"), cards(hand))
+
+
+@pytest.mark.clause("V-LUCKY13-FLIP7")
+@pytest.mark.parametrize("hand", ["1 2 3 4 5 13", "1 2 3 4 5 L13", "1 2 3 4 5 6", "1 2 3 4 5 6 -2"])
+def test_vengeance_counting_both_13s_adds_nothing_without_a_pair(hand: str) -> None:
+    # count_both counts the two 13s of a Lucky 13 pair twice; a single 13 (or none) is one value as ever:
+    # six different values here, no Flip 7 and no bonus
+    both = preset("vengeance").with_options(flip7_two_13s="count_both")
+    result = score(both, cards(hand))
+    assert (result.flip7, result.bonus) == (False, 0)
+
+
+@pytest.mark.clause("V-SCORE", "V-SCORE-BUST")
+def test_vengeance_the_game_scorer_reads_a_hand_as_not_busted_unless_told() -> None:
+    from flip7_spec.games.vengeance.scoring import vengeance_score
+
+    official = preset("vengeance")
+    # 3+5 = 8, halved 4, minus 2: 2
+    assert vengeance_score(official, cards("3 5 /2 -2")) == Score(8, 4, 2, 0, 2, False, False)
+    assert vengeance_score(official, cards("3 5 /2 -2"), busted=True).total == 0
