@@ -448,3 +448,26 @@ def test_write_html_writes_the_page_whole(tmp_path: Path) -> None:
     path = tmp_path / "page.html"
     write_html(path, html)
     assert path.read_text(encoding="utf-8") == html
+
+
+def test_a_step_the_reference_cannot_play_says_so_rather_than_that_nothing_happens() -> None:
+    """A trace that records no events or observations is played on the reference (docs/html-report.md); where
+    the reference cannot play a decision, that step says why, and the steps after it do not claim that nothing
+    happened there (the text ``show`` says the same)."""
+    trace = three_rounds()
+    del trace["start"]
+    for step in trace["steps"]:
+        for recorded in ("events", "observation", "scores"):
+            step.pop(recorded, None)
+    trace["steps"][4]["decision"]["choice"] = "fold"  # not a choice of a hit-or-stay decision (F7-HIT-STAY)
+    root = parse(render_trace(trace, "t.json"))
+    known = ids(root)
+    assert step_events(known["s0"]) == ["seat 1 stays"], "recovered from the reference"
+    assert [t for t in known["s3"].iter("table") if "players" in classes(t)], "with the table after it"
+    assert "the reference cannot play step 4" in text(known["s4"])
+    for index in range(4, STAYS):
+        step = known[f"s{index}"]
+        assert "nothing else happens" not in text(step) and not step_events(step)
+        assert not [t for t in step.iter("table") if "players" in classes(t)]
+    titles = [text(h) for h in root.iter("h2")]
+    assert titles[:2] == ["Round 1 · Dealer seat 0", "Round 2 · Dealer seat 1"] and "Round 3" not in " ".join(titles)
