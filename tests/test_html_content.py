@@ -314,6 +314,7 @@ def test_failures_are_numbered_from_one_and_listed_with_their_clause() -> None:
     listing = next(t for t in root.iter("table") if "list" in classes(t))
     rows = rows_of(listing)
     assert [r[0].find("a").get("href") for r in rows] == ["#f1", "#f2"]  # type: ignore[union-attr]
+    assert [text(r[3]) for r in rows] == ["step 6", "step 7"]
     assert [text(r[-1]) for r in rows] == ["F7-SCORE", "F7-HIT-STAY"]
 
 
@@ -417,7 +418,9 @@ def saved(trace: dict[str, Any], record: dict[str, Any]) -> dict[str, Any]:
 def test_a_saved_failures_page_links_its_panel_to_the_steps_around_the_divergence() -> None:
     trace = three_rounds()
     root = parse(render_trace(saved(trace, total_off(trace, 5)), "saved.json"))
-    panel = panel_of(articles(root)[0])
+    article, = articles(root)
+    assert text(article.find("h2")).startswith(f"FAIL 1 {CASE} ")
+    panel = panel_of(article)
     assert panel_links(panel) == {"prev": "#s4", "next": "#s6"}
     step = ids(root)["s5"]
     assert panel_events(panel) == step_events(step) and len(step_events(step)) == 5
@@ -471,3 +474,108 @@ def test_a_step_the_reference_cannot_play_says_so_rather_than_that_nothing_happe
         assert not [t for t in step.iter("table") if "players" in classes(t)]
     titles = [text(h) for h in root.iter("h2")]
     assert titles[:2] == ["Round 1 · Dealer seat 0", "Round 2 · Dealer seat 1"] and "Round 3" not in " ".join(titles)
+    # a game the reference cannot start (no seat 7 of three): the start says so, and the game starts in round 1
+    trace["header"]["dealer"] = 7
+    root = parse(render_trace(trace, "t.json"))
+    assert "the reference cannot start this game" in text(ids(root)["start"])
+    assert [text(h) for h in root.iter("h2")] == ["Round 1", "End"]
+    assert all("nothing else happens" not in text(ids(root)[f"s{i}"]) for i in range(STAYS))
+
+
+def test_pending_decisions_name_their_card_and_an_unknown_kind_as_given() -> None:
+    """A Freeze's target decision names the card and the seats it may target; a kind the page does not know is
+    shown as given."""
+    trace = three_rounds()
+    expected = observation_at(trace, 6)
+    expected["pending"] = {"player": 1, "kind": "target", "card": "FREEZE", "options": [0, 1, 2]}
+    found = copy.deepcopy(expected)
+    found["pending"] = {"player": 1, "kind": "wager", "card": "FREEZE", "options": [5]}
+    result = failure(6, [at(6, "pending.kind", "target", "wager")], expected, found)
+    panel = panel_of(articles(page_of([result]))[0])
+
+    def pending(side: str) -> str:
+        return text(next(p for p in figure(panel, side).iter("p") if "pending" in classes(p)))
+
+    assert pending("ref") == "Next: seat 1 chooses the target of FREEZE (seat 0, seat 1, seat 2)≠"
+    assert pending("eng") == "Next: seat 1 decides wager about FREEZE (5)≠"
+
+
+def test_the_end_of_a_won_game_is_marked_where_the_winners_differ() -> None:
+    trace = three_rounds()
+    expected = observation_at(trace, 8)
+    expected.update(over=True, winners=[2])
+    found = copy.deepcopy(expected)
+    found["winners"] = [1]
+    result = failure(8, [at(8, "winners[0]", 2, 1)], expected, found)
+    panel = panel_of(articles(page_of([result]))[0])
+    for side, winner in (("ref", 2), ("eng", 1)):
+        over = next(p for p in figure(panel, side).iter("p") if "over" in classes(p))
+        assert text(over) == f"game over: seat {winner}≠" and over.find("mark") is not None
+
+
+def test_an_errored_case_shows_the_last_table_both_sides_agreed_on() -> None:
+    """docs/html-report.md: the first ``full_failures`` errors are drawn with the last step where both agreed
+    (the table, the decision that led to it, what the reference does there); the others without."""
+    trace = three_rounds()
+    agreed = observation_at(trace, 5)
+
+    def errored(number: int) -> dict[str, Any]:
+        return {"case_id": f"game:flip7/seed=0/game={number}/players=3", "level": "game", "outcome": "errored",
+                "message": "timeout", "step": 6, "decision": trace["steps"][6]["decision"],
+                "last_agreed": {"step": 5, "where": "$.steps[5].observation", "observation": agreed}}
+
+    results = [errored(n) for n in range(3)]
+    traces = {r["case_id"]: trace for r in results}
+    root = page_of(results, Limits(full_failures=2), traces=traces)
+    first, second, third = articles(root, "error")
+    for drawn in (first, second):
+        panel = panel_of(drawn)
+        assert panel_heading(panel) == f"The last step where both agreed: {stay_title(trace, 5)}"
+        table = next(t for t in panel.iter("table") if "players" in classes(t))
+        assert [[card_text(c) for c in having(r, "span", "card")] for r in rows_of(table)] == \
+            [p["cards"] for p in agreed["players"]]
+        # step 5: seat 1 stays, round 2 ends, round 3's three cards are dealt
+        events = panel_events(panel)
+        assert len(events) == 5 and events[0] == "seat 1 stays" and events[1].startswith("round ends")
+    assert not [s for s in third.iter("section") if "panel" in classes(s)]
+
+
+def test_a_traces_players_are_named_as_its_header_names_them() -> None:
+    trace = three_rounds()
+    trace["header"]["names"] = ["Ann", "Bo", "Cy"]
+    root = parse(render_trace(trace, "t.json"))
+    assert facts(root)["players"] == "seat 0 (Ann), seat 1 (Bo), seat 2 (Cy)"
+    assert text(ids(root)["s0"].find("h3")) == "step 0: seat 1 (Bo): stay"
+
+
+def test_a_trace_pages_ending_is_its_footer_or_says_the_game_is_partial() -> None:
+    fixture = json.loads((Path(__file__).parent.parent / "fixtures/flip7/tie-shared-win.json").read_text("utf-8"))
+    footer = fixture["footer"]
+    assert len(footer["winners"]) == 2
+    ending = text(ids(parse(render_trace(fixture, "f.json")))["ending"].find("p"))
+    totals = ", ".join(f"seat {i}: {t}" for i, t in enumerate(footer["totals"]))
+    assert ending == (f"Game over after {footer['rounds']} rounds: winners "
+                      f"{', '.join(f'seat {w}' for w in footer['winners'])}; totals {totals}.")
+    partial = text(ids(parse(render_trace(three_rounds(), "t.json")))["ending"].find("p"))
+    assert "partial game" in partial and "Game over" not in partial
+
+
+def test_causes_coverage_and_skips_show_what_the_report_gives_and_nothing_it_does_not() -> None:
+    """A cause lists every clause its failures blame; a coverage value that is not a mapping is shown as given,
+    an absent one not at all; a clause count the report does not give is unknown, not a number; a skip
+    without a reason says so."""
+    trace = three_rounds()
+    same = {"diagnosis": {"text": "the engine adds one to a total"}}
+    results = [total_off(trace, 6, **same), {**total_off(trace, 7, "game:flip7/seed=0/game=1/players=3", **same),
+                                             "clause": "F7-HIT-STAY"},
+               {"case_id": "round:vengeance/seed=0/game=0/players=3", "level": "round", "outcome": "skipped"}]
+    root = page_of(results, coverage="partial")
+    causes = next(ids(root)["causes"].iter("table"))
+    assert [[text(c) for c in row][:2] for row in rows_of(causes)] == [["the engine adds one to a total",
+                                                                       "F7-HIT-STAY, F7-SCORE"]]
+    assert key_values(root) == {"coverage": {"": "partial"}}
+    skips = next(ids(root)["skipped"].iter("table"))
+    assert [text(row[0]) for row in rows_of(skips)] == ["no reason given"]
+    assert key_values(page_of([])) == {}
+    unknown = key_values(page_of([], coverage=[{"ruleset": "flip7", "expected": 4}]))["clauses of flip7"]
+    assert unknown["reached"] == "? of 4 clauses"
