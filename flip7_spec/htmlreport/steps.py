@@ -31,6 +31,9 @@ class Entry:
     reshuffle: list[str] | None = None
     before: dict[str, Any] | None = None
     """The observation before this point (what a Vengeance card reference points into)."""
+    unknown: str = ""
+    """Why what this point caused is not known (the trace does not record it and the reference cannot play
+    it); empty when it is known."""
 
 
 @dataclass(slots=True)
@@ -47,6 +50,8 @@ class StepView:
     role: str = ""
     previous: str | None = None
     next: str | None = None
+    unknown: str = ""
+    """Why what the step caused is not known (see :attr:`Entry.unknown`)."""
 
 
 @dataclass(slots=True)
@@ -109,7 +114,12 @@ def entries(document: TraceDocument) -> list[Entry]:
         events = events if events is not None else derived.start.events
         observation = observation or derived.start.observation
     current = _round_of_events(events or [], None) or 1
-    out = [Entry(None, current, None, list(events or []), observation)]
+    # where the reference stops, what the trace does not record is not known: that step says why, the later
+    # ones that the reference stopped before them (not that nothing happened)
+    stopped = derived.stopped if derived is not None and derived.stopped else ""
+    unknown = stopped if document.start_events is None and derived is not None and not derived.start.events \
+        and derived.start.observation is None else ""
+    out = [Entry(None, current, None, list(events or []), observation, unknown=unknown)]
     last = observation
     for step in document.steps:
         index = step.index
@@ -121,7 +131,12 @@ def entries(document: TraceDocument) -> list[Entry]:
         if derived is not None and index in derived.steps:
             events = events if events is not None else derived.steps[index].events
             observation = observation or derived.steps[index].observation
-        out.append(Entry(index, current, step.decision, list(events or []), observation, before=last))
+        unknown = ""
+        if events is None and stopped:
+            earlier = any(e.unknown for e in out)
+            unknown = "not recorded, and the reference stopped at an earlier step" if earlier else stopped
+        out.append(Entry(index, current, step.decision, list(events or []), observation, before=last,
+                         unknown=unknown))
         last = observation if observation is not None else last
         current = _round_of_events(events or [], None) or (observation or {}).get("round") or current
     return out
@@ -160,7 +175,8 @@ def step_view(entry: Entry, seat: Seat, prefix: str, differing: Sequence[Path] =
     events = [describe_event(e, seat) for e in entry.events if e.get("event") != "round_start"]
     drawn = None if entry.observation is None else table(entry.observation, seat, differing)
     reshuffle = None if entry.reshuffle is None else [face(c) for c in entry.reshuffle]
-    return StepView(anchor_of(prefix, entry.index), entry.index, _title(entry, seat), events, drawn, reshuffle, role)
+    return StepView(anchor_of(prefix, entry.index), entry.index, _title(entry, seat), events, drawn, reshuffle, role,
+                    unknown=entry.unknown)
 
 
 def link(steps: Sequence[StepView]) -> None:
