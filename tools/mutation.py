@@ -156,6 +156,7 @@ def run_mutmut(folder: Path, args: list[str]) -> str:
         # mutmut runs the tests in ``mutants/``; the engines they start as processes (tests/broken_engines,
         # the example engines) import flip7_spec too, and must find that copy, not whatever the interpreter
         # has installed
+        (folder / "mutants").mkdir(exist_ok=True)  # an entry of PYTHONPATH missing at start-up is never looked in
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(
             p for p in (str(folder / "mutants"), os.environ.get("PYTHONPATH", "")) if p)}
         process = subprocess.Popen([sys.executable, "-m", "mutmut", *args], cwd=folder, stdout=output,
