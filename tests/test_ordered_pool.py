@@ -13,7 +13,8 @@ from types import FrameType
 
 import pytest
 
-from flip7_spec.ordered_pool import ordered_map
+from flip7_spec import ordered_pool
+from flip7_spec.ordered_pool import WorkerDied, ordered_map
 
 
 class Unpicklable(Exception):
@@ -35,7 +36,7 @@ def test_a_result_that_cannot_be_sent_back_is_an_error_at_its_place_not_a_dead_w
 
     results = ordered_map(task, range(5), 1)
     assert [next(results), next(results)] == [0, 1]
-    with pytest.raises(RuntimeError, match="pickle"):
+    with pytest.raises(RuntimeError, match=r"^\w+(Error|Exception): .*pickle"):
         next(results)
 
 
@@ -128,3 +129,27 @@ def test_workers_that_finish_their_work_are_told_to_leave_and_a_busy_one_is_ende
     results.close()
     assert time.monotonic() - began < 10
     assert log.read_text(encoding="utf-8").split() == [str(busy)]
+
+
+def test_a_worker_that_does_not_end_on_sigterm_is_killed_after_the_stop_wait(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Busy workers get SIGTERM when the caller stops, then SIGKILL after STOP_WAIT seconds: a task that ignores
+    SIGTERM cannot keep the caller waiting."""
+    monkeypatch.setattr(ordered_pool, "STOP_WAIT", 0.3)
+
+    def stubborn(n: int) -> int:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        if n > 0:
+            time.sleep(30)
+        return os.getpid()
+
+    results = ordered_map(stubborn, [0, 1], 1)
+    pid = next(results)
+    time.sleep(0.2)  # task 1 has started, SIGTERM ignored
+    began = time.monotonic()
+    results.close()
+    assert time.monotonic() - began < 5
+    assert not Path(f"/proc/{pid}").exists(), "the worker was killed and collected"
+
+
+def test_a_dead_worker_is_named_with_its_exit_code() -> None:
+    assert "exit code 7" in str(WorkerDied("task", 7))
