@@ -116,7 +116,10 @@ def _from_events(evidence: Evidence) -> set[str]:
             if hand == ["CHANCE"]:
                 seen.add("F7-STAY-CHANCE-ONLY")
         elif kind == "target":
-            if event.get("card") == "FREEZE" and event.get("target") == player:
+            # a target forced because the revealer is the only active player is F7-ACTION-ALONE, not a choice
+            # to Freeze oneself while others are active
+            forced = position > 0 and events[position - 1].get("event") == "forced"
+            if event.get("card") == "FREEZE" and event.get("target") == player and not forced:
                 seen.add("F7-FREEZE-SELF")
             if dealing and event.get("target") not in dealt:
                 seen.add("F7-DEAL-TARGET-UNDEALT")
