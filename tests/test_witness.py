@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from flip7_spec.cards import cards
 from flip7_spec.conformance.coverage import watch_round_ends
 from flip7_spec.evidence import Evidence, RoundEnd, ScoredRow
 from flip7_spec.fixtures import full_deck
@@ -26,9 +27,12 @@ from flip7_spec.rulesets import Ruleset, preset
 FLIP7 = preset("flip7")
 
 
-def played(top: Sequence[str], choices: Sequence[Any], ruleset: Ruleset = FLIP7, players: int = 3) -> Evidence:
-    """The reference's play of ``choices`` on a deck stacked with ``top``, Dealer the last seat."""
-    game = make_game(ruleset, players, full_deck(ruleset, players, list(top)), players - 1, record=True)
+def played(top: Sequence[str], choices: Sequence[Any], ruleset: Ruleset = FLIP7, players: int = 3,
+           reshuffles: Sequence[Sequence[str]] = ()) -> Evidence:
+    """The reference's play of ``choices`` on a deck stacked with ``top``, Dealer the last seat; reshuffles
+    take ``reshuffles`` in order."""
+    game = make_game(ruleset, players, full_deck(ruleset, players, list(top)), players - 1, record=True,
+                     reshuffles=[cards(list(order)) for order in reshuffles])
     ends = watch_round_ends(game)
     events = [e.to_json() for e in game.start()]
     for choice in choices:
@@ -143,6 +147,15 @@ GAMES: list[tuple[str, list[str], list[Any], set[str], set[str]]] = [
     # A.1#19: a second round starts: the first round's cards went to the discard pile, the deck passed left.
     ("a second round", ["4", "6", "8"], ["stay", "stay", "stay"],
      {"F7-DISCARD-PILE", "F7-DEALER-ROTATION", "F7-DEAL"}, {"F7-NO-DEAL-VARIANT", "F7-GAME-END"}),
+    # Rows start empty each round (A.1#19): seat 1 held a 6 in round 1; in round 2 it is dealt +4 alone and stays
+    # on it (A.2#14), the +4 meeting no Number (A.1#10).
+    ("a second round starts with empty rows", ["4", "6", "8", "+4", "5", "7"], ["stay", "stay", "stay", "stay"],
+     {"F7-STAY-MODIFIERS-ONLY", "F7-MOD-NO-BUST", "F7-DISCARD-PILE"}, {"F7-BUST-ONLY-NUMBERS"}),
+    # The Dealer's dealt Freeze (on seat 0) leaves it with no card: it must Hit (A.1#7), takes +4 and stays; the
+    # round ends and round 2 is dealt: those deal cards are another deal, not the first one resuming.
+    ("freeze dealt to the last seat, round played out", ["4", "6", "FREEZE", "+4", "5", "7"],
+     [0, "stay", "stay", "stay"], {"F7-STAY-NEEDS-CARD", "F7-STAY-MODIFIERS-ONLY", "F7-DEAL-ACTION-PAUSE"},
+     {"F7-DEAL-RESUME"}),
     # A.2#4: a Flip Three set aside and assigned runs as a Flip Three of its own.
     ("a set-aside flip three", ["4", "6", "8", "FLIP3", "FLIP3", "1", "2", "3", "5", "7"], ["hit", 1, 2],
      {"F7-FLIP3-NESTED", "F7-FLIP3-ASSIGN"}, set()),
@@ -233,3 +246,59 @@ def test_the_deck_clauses_follow_the_deck_and_the_player_count() -> None:
     assert "F7-TWO-DECKS-EFFECTS" not in by_hand([], [(("5", "+4"), "stayed")], players=19)
     kept = [START, draw(0, "CHANCE")]
     assert "F7-TWO-DECKS-EFFECTS" in by_hand(kept, players=19)
+
+
+def small_deck(*texts: str) -> Ruleset:
+    """The Flip 7 rules with a deck of one each of ``texts`` (a deck of the ruleset's own, F7-CUSTOM-DECK)."""
+    return dataclasses.replace(FLIP7, deck=tuple((text, 1) for text in texts))
+
+
+@pytest.mark.clause("F7-RESHUFFLE-TABLE-STAYS", "F7-RESHUFFLE-IN-FLIP3")
+def test_a_reshuffle_names_what_stays_out_of_the_new_deck() -> None:
+    # Eight cards, one each. Round 1: 1 2 3 dealt, everyone stays (their cards go to the discard pile, A.1#19).
+    # Round 2, Dealer seat 0: 4 5 6 dealt to seats 1, 2, 0; seat 1 hits 7, seat 2 hits the Flip Three and plays
+    # it on seat 0: the deck is empty, the discard pile (1 2 3) becomes the deck while the rows and the Flip
+    # Three being resolved stay out of it (A.1#19, A.2#10).
+    ruleset = small_deck("1", "2", "3", "4", "5", "6", "7", "FLIP3")
+    evidence = played(["1", "2", "3", "4", "5", "6", "7", "FLIP3"], ["stay", "stay", "stay", "hit", "hit", 0],
+                      ruleset, reshuffles=[["1", "2", "3"]])
+    assert any(e["event"] == "reshuffle" for e in evidence.events)
+    found = witnessed(evidence)
+    assert {"F7-RESHUFFLE-TABLE-STAYS", "F7-RESHUFFLE-IN-FLIP3", "F7-CUSTOM-DECK"} <= found
+    assert not {"F7-STALLED-ROUND", "F7-STALLED-RESHUFFLE", "F7-DECK"} & found
+    # Eight Numbers: seat 0's Hit in round 2 needs the reshuffle, no Flip Three under way.
+    ruleset = small_deck("1", "2", "3", "4", "5", "6", "7", "8")
+    found = witnessed(played(["1", "2", "3", "4", "5", "6", "7", "8"], ["stay", "stay", "stay", "hit", "hit", "hit"],
+                             ruleset, reshuffles=[["1", "2", "3"]]))
+    assert "F7-RESHUFFLE-TABLE-STAYS" in found and "F7-RESHUFFLE-IN-FLIP3" not in found
+    # A reshuffle before any card is in front of anyone keeps nothing on the table (events of another engine).
+    early = [START, {"event": "reshuffle", "clause": "F7-RESHUFFLE", "order": ["1", "2"]}]
+    assert not {"F7-RESHUFFLE-TABLE-STAYS", "F7-RESHUFFLE-IN-FLIP3"} & by_hand(early)
+
+
+@pytest.mark.clause("F7-STALLED-ROUND", "F7-STALLED-RESHUFFLE")
+@pytest.mark.parametrize("value", ["end", "reshuffle"])
+def test_a_reshuffle_of_flip_threes_and_second_chances_only_names_the_stalled_reading(value: str) -> None:
+    # A.2#10: a discard pile of Flip Threes and Second Chances only would cycle forever; reshuffling it is the
+    # reading stalled_round=reshuffle (under "end" the reference ends the round instead: the events of another
+    # engine that reshuffles it still show the option at work).
+    ruleset = FLIP7.with_options(stalled_round=value)
+    option = ruleset.OPTIONS["stalled_round"]
+    readings = {option.clause_of(v) for v in option.values() or []}
+    dealt = [START, draw(0, "4", "deal")]
+    stalled = by_hand([*dealt, {"event": "reshuffle", "clause": "F7-RESHUFFLE", "order": ["FLIP3", "CHANCE"]}],
+                      ruleset=ruleset)
+    assert stalled & readings == {option.clause_of(value)}
+    for order in (["FLIP3", "1"], ["FREEZE", "CHANCE"], []):
+        assert not readings & by_hand([*dealt, {"event": "reshuffle", "clause": "F7-RESHUFFLE", "order": order}],
+                                      ruleset=ruleset)
+
+
+@pytest.mark.clause("F7-STAY-NEEDS-CARD")
+def test_a_forced_choice_names_the_clause_that_forced_it() -> None:
+    # A.1#7: with no deal (seed 000) the first player has no card and must Hit.
+    found = witnessed(played(["4", "6", "8"], [], preset("flip7-no-deal")))
+    assert "F7-STAY-NEEDS-CARD" in found
+    unnamed = {"event": "forced", "clause": "F7-FORCED-CHOICE", "player": 0, "kind": "hit_or_stay",
+               "choice": "hit", "because": ""}
+    assert by_hand([START, unnamed]) == by_hand([START])
