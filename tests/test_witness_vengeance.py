@@ -126,6 +126,14 @@ GAMES: list[tuple[str, list[str], list[Any], set[str], set[str]]] = [
     ("flip 7 through just one more", ["1", "12", "11", "2", "3", "4", "5", "6", "ONEMORE", "8"],
      ["hit", "stay", "stay", "hit", "hit", "hit", "hit", "hit", 0], {"V-FLIP7-ANY-MEANS", "V-ONEMORE"},
      {"V-STAYED-TARGET"}),
+    # B.2#8: seat 0, alone with 1..5, plays its Flip Four on itself: 6 then 8 make seven values after two of the
+    # four cards, so the Flip Four stops (B.1#15); or it holds 1..6 and steals seat 1's 12 for the seventh.
+    ("flip 7 inside a flip four", ["1", "12", "11", "2", "3", "4", "5", "FLIP4", "6", "8"],
+     ["hit", "stay", "stay", "hit", "hit", "hit", "hit", 0], {"V-FLIP7-ANY-MEANS", "V-FLIP4-STOP"},
+     {"V-FLIP4-RESOLVER-OUT"}),
+    ("flip 7 by a steal", ["1", "12", "11", "2", "3", "4", "5", "6", "STEAL"],
+     ["hit", "stay", "stay", "hit", "hit", "hit", "hit", "hit", seat(1)],
+     {"V-FLIP7-ANY-MEANS", "V-STAYED-TARGET"}, {"V-FLIP4-STOP", "V-BUST-BY-ACTION"}),
     # B.1#9: seat 0 holds The Zero and must Hit; it busts on a second 2 and scores 0 as a busted row, not by
     # The Zero's rule.
     ("the zero in a busted row", ["ZERO", "12", "11", "2", "1", "2"], ["stay", "hit", "stay"],
@@ -282,3 +290,12 @@ def test_a_forced_choice_names_the_clause_that_forced_it() -> None:
     unnamed = {**forced, "because": ""}
     assert witnessed(Evidence(VENGEANCE, 3, [START, unnamed], [], False)) == witnessed(
         Evidence(VENGEANCE, 3, [START], [], False))
+
+
+@pytest.mark.clause("V-SPECIAL-NUMBERS")
+def test_special_numbers_are_named_only_when_the_ruleset_has_them() -> None:
+    # B.1: the Unlucky 7 dealt to seat 0 is a special Number; with special_numbers=false it is a plain 7.
+    assert "V-SPECIAL-NUMBERS" in witnessed(played(["U7", "6", "8"], ["stay"]))
+    plain = VENGEANCE.with_options(special_numbers=False)
+    assert "V-SPECIAL-NUMBERS" not in witnessed(played(["U7", "6", "8"], ["stay"], plain))
+    assert "V-SPECIAL-NUMBERS" not in witnessed(played(["5", "6", "8"], ["stay"]))
