@@ -159,6 +159,10 @@ GAMES: list[tuple[str, list[str], list[Any], set[str], set[str]]] = [
     # A.2#4: a Flip Three set aside and assigned runs as a Flip Three of its own.
     ("a set-aside flip three", ["4", "6", "8", "FLIP3", "FLIP3", "1", "2", "3", "5", "7"], ["hit", 1, 2],
      {"F7-FLIP3-NESTED", "F7-FLIP3-ASSIGN"}, set()),
+    # A.2#4 (case 13a): seat 1's Flip Three sets aside a Freeze and a Flip Three, both assigned to seat 2: frozen,
+    # the Flip Three is discarded and never runs. Seat 1's own Flip Three on its next Hit is an ordinary one.
+    ("a set-aside flip three discarded", ["4", "6", "8", "FLIP3", "FREEZE", "FLIP3", "3", "FLIP3", "1", "2", "5"],
+     ["hit", 1, 2, 2, "hit", 0], {"F7-FLIP3-ASSIGN", "F7-FREEZE-KEEPS-CARDS"}, {"F7-FLIP3-NESTED"}),
     ("a set-aside freeze", ["4", "6", "8", "FLIP3", "FREEZE", "3", "+4"], ["hit", 1, 2],
      {"F7-FLIP3-ASSIGN"}, {"F7-FLIP3-NESTED", "F7-FREEZE-SELF"}),
 ]

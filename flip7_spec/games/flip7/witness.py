@@ -138,6 +138,8 @@ def _from_events(evidence: Evidence) -> set[str]:
             flip3_depth = max(0, flip3_depth - 1)
             if flip3_draws:
                 flip3_draws.pop()
+        elif kind == "discard" and event.get("card") == "FLIP3" and event.get("clause") == "F7-FLIP3-ASSIGN-INACTIVE":
+            assigned_flip3 = max(0, assigned_flip3 - 1)  # an assigned Flip Three that never ran: none nested
         elif kind == "assign":
             seen.add(ruleset.OPTIONS["set_aside_resolution"].clause_of(ruleset.set_aside_resolution))
             if event.get("card") == "FLIP3":
