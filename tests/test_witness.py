@@ -96,6 +96,8 @@ GAMES: list[tuple[str, list[str], list[Any], set[str], set[str]]] = [
     # A.1#14: seat 1 busts on the first of its three cards: the Flip Three stops early.
     ("flip three bust on its first card", ["4", "6", "8", "FLIP3", "6"], ["hit", 1],
      {"F7-FLIP3-STOP"}, {"F7-FLIP7-IN-FLIP3"}),
+    ("flip three bust on its second card", ["4", "6", "8", "FLIP3", "1", "6"], ["hit", 1],
+     {"F7-FLIP3-STOP"}, set()),
     # A bust on the third card is no early stop: all three were drawn.
     ("flip three bust on its third card", ["4", "6", "8", "FLIP3", "1", "2", "6"], ["hit", 1],
      set(), {"F7-FLIP3-STOP"}),
@@ -109,6 +111,10 @@ GAMES: list[tuple[str, list[str], list[Any], set[str], set[str]]] = [
     ("stay on a second chance only", ["CHANCE", "6", "8"], ["stay", "stay", "stay"],
      {"F7-STAY-CHANCE-ONLY", "F7-CHANCE-KEEP", "F7-CHANCE-ROUND-END", "F7-DEAL-ACTION-PAUSE", "F7-DEAL-RESUME"},
      {"F7-STAY-MODIFIERS-ONLY", "F7-MOD-ONLY", "F7-CHANCE-ENDS-TURN"}),
+    # A.1#15: seat 0 keeps the Second Chance dealt to it; the next one it reveals goes to seat 1 (it may hold only
+    # one), so seat 0 still holds that one card when it stays (A.2#14).
+    ("second chance given away", ["CHANCE", "6", "8", "CHANCE"], ["hit", 1, "stay", "stay", "stay"],
+     {"F7-CHANCE-KEEP", "F7-STAY-CHANCE-ONLY", "F7-CHANCE-ROUND-END"}, {"F7-CHANCE-ENDS-TURN"}),
     # A.2#7: seat 0 keeps a Second Chance, then hits a second 4 and uses it on a Hit: the turn ends.
     ("second chance used on a hit", ["4", "6", "8", "CHANCE", "9", "10", "4"], ["hit", "hit", "hit", "hit"],
      {"F7-CHANCE-KEEP", "F7-CHANCE-ENDS-TURN"}, {"F7-FLIP3-CHANCE-AT-ONCE"}),
