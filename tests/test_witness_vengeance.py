@@ -138,6 +138,16 @@ GAMES: list[tuple[str, list[str], list[Any], set[str], set[str]]] = [
     # The Zero's rule.
     ("the zero in a busted row", ["ZERO", "12", "11", "2", "1", "2"], ["stay", "hit", "stay"],
      {"V-SCORE-BUST", "V-SPECIAL-NUMBERS"}, {"V-ZERO-SCORE", "V-ZERO-FLIP7"}),
+    # B.1#17, B.1#16: a stolen or swapped card is the receiver's from then on, and no longer its owner's: the
+    # Unlucky 7 arriving later finds the 7 with the new holder (B.2#4), not with the old one.
+    ("a stolen 7, then the unlucky 7 for the thief", ["4", "7", "8", "STEAL", "9", "10", "U7"],
+     ["hit", seat(1), "hit", "hit", "hit"], {"V-UNLUCKY7-NO-BUST"}, set()),
+    ("a stolen 7, then the unlucky 7 for its old holder", ["4", "7", "8", "STEAL", "U7"], ["hit", seat(1), "hit"],
+     {"V-SPECIAL-NUMBERS"}, {"V-UNLUCKY7-NO-BUST"}),
+    ("a swapped 7, then the unlucky 7 for its receiver", ["4", "7", "8", "SWAP", "9", "10", "U7"],
+     ["hit", [seat(0), seat(1)], "hit", "hit", "hit"], {"V-UNLUCKY7-NO-BUST"}, set()),
+    ("a swapped 7, then the unlucky 7 for its old holder", ["4", "7", "8", "SWAP", "U7"],
+     ["hit", [seat(0), seat(1)], "hit"], {"V-SPECIAL-NUMBERS"}, {"V-UNLUCKY7-NO-BUST"}),
     # B.1#7: a second round.
     ("a second round", ["4", "6", "8"], ["stay", "stay", "stay"], {"V-NEXT-ROUND", "V-ROUND-END", "V-BANK"},
      {"V-GAME-END", "V-SCORE-BUST"}),
@@ -176,6 +186,8 @@ def test_a_scored_row_names_the_zero_and_the_lucky_13(count: str) -> None:
     assert ("V-LUCKY13-FLIP7" in short) == (count == "count_both")
     # seven values with a single 13: no pair shown
     assert "V-LUCKY13-FLIP7" not in scored([(("1", "2", "3", "4", "5", "6", "L13"), "active", 49)], ruleset)
+    # a busted row before a stayed one: the stayed row is still read
+    assert "V-ZERO-SCORE" in scored([(("4", "4"), "busted", 0), (("ZERO", "5"), "stayed", 0)], ruleset)
     # a busted row shows nothing of its cards' scoring
     assert scored([(seven, "busted", 0)], ruleset) & {"V-ZERO-FLIP7", "V-ZERO-SCORE"} == set()
     assert "V-SCORE-BUST" in scored([(seven, "busted", 0)], ruleset)
@@ -196,6 +208,9 @@ def test_a_row_below_zero_names_the_floor_or_brutal_mode() -> None:
     # B.1#20: 2 minus 4 is below 0: floored at 0; 6 minus 4 is not.
     assert "V-SCORE-FLOOR" in scored([(("2", "-4"), "stayed", 0)])
     assert not {"V-SCORE-FLOOR", "V-BRUTAL-NEGATIVE"} & scored([(("6", "-4"), "stayed", 2)])
+    # 4 minus 4 is 0, not below; The Zero's 0 (B.1#9) is no floor either
+    assert "V-SCORE-FLOOR" not in scored([(("4", "-4"), "stayed", 0)])
+    assert "V-SCORE-FLOOR" not in scored([(("ZERO", "5"), "stayed", 0)])
     # C.3: in Brutal Mode the same row scores -2
     brutal = VENGEANCE.with_options(brutal_mode=True)
     found = scored([(("2", "-4"), "stayed", -2)], brutal)
