@@ -62,7 +62,8 @@ GAMES: list[tuple[str, list[str], list[Any], set[str], set[str]]] = [
     ("modifier dealt to a dealt seat", ["4", "-2", "6", "8"], [0], {"V-DEAL-PAUSE"}, {"V-DEAL-ALWAYS"}),
     # B.1#17: seat 0 steals seat 1's 6; nobody busts, nobody stayed.
     ("a steal", ["4", "6", "8", "STEAL"], ["hit", seat(1)], {"V-STEAL-DISCARD-CARDS"},
-     {"V-BUST-BY-ACTION", "V-STAYED-TARGET", "V-BUST-OUT-OF-PLAY", "V-DEAL-PAUSE"}),
+     {"V-BUST-BY-ACTION", "V-STAYED-TARGET", "V-BUST-OUT-OF-PLAY", "V-DEAL-PAUSE", "V-ONEMORE",
+      "V-ACTION-RESOLVER"}),
     # B.1#5: seat 0, holding a 6, steals seat 1's 6: busted by the card it received.
     ("a steal that busts", ["6", "6", "8", "STEAL"], ["hit", seat(1)], {"V-BUST-BY-ACTION"}, set()),
     # B.1#12: seat 0 stayed; seat 1 steals from it, and seat 0 stays stayed.
@@ -148,6 +149,22 @@ GAMES: list[tuple[str, list[str], list[Any], set[str], set[str]]] = [
      ["hit", [seat(0), seat(1)], "hit", "hit", "hit"], {"V-UNLUCKY7-NO-BUST"}, set()),
     ("a swapped 7, then the unlucky 7 for its old holder", ["4", "7", "8", "SWAP", "U7"],
      ["hit", [seat(0), seat(1)], "hit"], {"V-SPECIAL-NUMBERS"}, {"V-UNLUCKY7-NO-BUST"}),
+    # B.2#5: an Action drawn under Just One More is resolved by that card's receiver (seat 1 steals seat 2's 8).
+    ("a steal drawn under just one more", ["4", "6", "8", "ONEMORE", "STEAL"], ["hit", 1, seat(2)],
+     {"V-ACTION-RESOLVER", "V-ONEMORE"}, {"V-STAYED-TARGET", "V-FLIP4-STOP"}),
+    # B.1#10: the Unlucky 7 wipes seat 0's 4 and -2: it stays holding one Number, below the app's minimum
+    # (B.2#9), where it held two Numbers before the wipe.
+    ("the unlucky 7 wipes the row", ["4", "6", "8", "-2", "9", "10", "U7", "11", "12"],
+     ["hit", 0, "hit", "hit", "hit", "hit", "hit", "stay"], {"V-STAY-MINIMUM", "V-MOD-NO-BUST"},
+     {"V-UNLUCKY7-NO-BUST", "V-ONEMORE"}),
+    # B.1#15: the seventh value on the fourth card of a Flip Four: all four were drawn, no early stop.
+    ("flip 7 on the fourth card of a flip four", ["1", "12", "11", "2", "3", "FLIP4", "4", "5", "6", "8"],
+     ["hit", "stay", "stay", "hit", "hit", 0], {"V-FLIP7-ANY-MEANS"}, {"V-FLIP4-STOP", "V-ONEMORE"}),
+    # B.1#5: seat 0 busted; seat 1's Just One More (and, below, its Swap) can only go to the others.
+    ("just one more after a bust", ["4", "6", "8", "4", "ONEMORE", "9"], ["hit", "hit", 2],
+     {"V-BUST-OUT-OF-PLAY", "V-ONEMORE"}, {"V-STAYED-TARGET"}),
+    ("a swap after a bust", ["4", "6", "8", "4", "SWAP"], ["hit", "hit"], {"V-BUST-OUT-OF-PLAY", "V-SWAP-LIMITS"},
+     {"V-BUST-BY-ACTION", "V-ONEMORE"}),
     # B.1#7: a second round.
     ("a second round", ["4", "6", "8"], ["stay", "stay", "stay"], {"V-NEXT-ROUND", "V-ROUND-END", "V-BANK"},
      {"V-GAME-END", "V-SCORE-BUST"}),
@@ -197,8 +214,9 @@ def test_a_scored_row_names_the_zero_and_the_lucky_13(count: str) -> None:
 @pytest.mark.parametrize("order", ["numbers_then_minus", "whole_total"])
 def test_a_halved_row_names_the_halving_reading(order: str) -> None:
     ruleset = VENGEANCE.with_options(halve_order=order)
+    option = ruleset.OPTIONS["halve_order"]
     found = scored([(("8", "/2"), "stayed", 4)], ruleset)
-    assert ruleset.OPTIONS["halve_order"].clause_of(order) in found
+    assert found & {option.clause_of(v) for v in option.values() or []} == {option.clause_of(order)}
     assert ("V-HALVE-WHOLE-TOTAL" in found) == (order == "whole_total")
     assert "V-HALVE-WHOLE-TOTAL" not in scored([(("8", "-2"), "stayed", 6)], ruleset)
 
