@@ -78,6 +78,9 @@ GAMES: list[tuple[str, list[str], list[Any], set[str], set[str]]] = [
     ("flip three dealt, played on its revealer", ["FLIP3", "5", "6", "7", "8", "9"], [0],
      {"F7-DEAL-ACTION-PAUSE"},
      {"F7-DEAL-STAY-INSTEAD", "F7-DEAL-ANYWAY", "F7-DEAL-TARGET-UNDEALT", "F7-FLIP3-COUNTS-ALL"}),
+    # A Second Chance dealt to seat 1 is kept at once (A.1#15); the deal resumes with seat 2 (A.2#2).
+    ("second chance dealt to the middle seat", ["4", "CHANCE", "8"], [],
+     {"F7-DEAL-ACTION-PAUSE", "F7-DEAL-RESUME", "F7-CHANCE-KEEP"}, {"F7-CHANCE-ENDS-TURN"}),
     # A.2#3: a Freeze on a Hit aimed at its revealer while the others are active.
     ("freeze on a hit, aimed at its revealer", ["4", "6", "8", "FREEZE"], ["hit", 0],
      {"F7-FREEZE-SELF", "F7-FREEZE-KEEPS-CARDS"}, {"F7-DEAL-TARGET-UNDEALT", "F7-DEAL-FREEZE-EMPTY"}),
@@ -89,7 +92,8 @@ GAMES: list[tuple[str, list[str], list[Any], set[str], set[str]]] = [
      {"F7-ACTION-ALONE", "F7-FREEZE-KEEPS-CARDS"}, {"F7-FREEZE-SELF"}),
     # A Flip Three of three Numbers: nothing but Numbers counted, no stop, no modifier.
     ("flip three of three numbers", ["4", "6", "8", "FLIP3", "1", "2", "3"], ["hit", 1],
-     {"F7-ACTION-AT-ONCE"}, {"F7-FLIP3-COUNTS-ALL", "F7-FLIP3-STOP", "F7-MOD-NO-BUST", "F7-BUST-ONLY-NUMBERS"}),
+     {"F7-ACTION-AT-ONCE"},
+     {"F7-FLIP3-COUNTS-ALL", "F7-FLIP3-STOP", "F7-MOD-NO-BUST", "F7-BUST-ONLY-NUMBERS", "F7-FLIP3-NESTED"}),
     # A.1#14, #16: the +4 counts as one of the three and does not bust seat 1, who holds a 6.
     ("flip three with a modifier", ["4", "6", "8", "FLIP3", "+4", "2", "3"], ["hit", 1],
      {"F7-FLIP3-COUNTS-ALL", "F7-MOD-NO-BUST", "F7-BUST-ONLY-NUMBERS"}, {"F7-FLIP3-STOP"}),
@@ -147,6 +151,16 @@ GAMES: list[tuple[str, list[str], list[Any], set[str], set[str]]] = [
     # A.1#10, #17: seat 0 busts; its cards stay until the round's end, where it scores 0; not everyone busted.
     ("one bust", ["4", "6", "8", "4"], ["hit", "stay", "stay"],
      {"F7-SCORE-BUST", "F7-BUST-CARDS-STAY", "F7-ROUND-END"}, {"F7-ALL-BUST", "F7-FLIP3-STOP"}),
+    # Seat 0's busted row is scored first; seat 1's +4 after it still counts (A.1#16). No Second Chance is held.
+    ("a bust, then a +N card", ["4", "6", "8", "4", "+4"], ["hit", "hit", "stay", "stay"],
+     {"F7-SCORE-BUST", "F7-MOD-ADD"}, {"F7-CHANCE-ROUND-END", "F7-ALL-BUST", "F7-MOD-ONLY"}),
+    # A.1#11: seats 1 and 2 busted, so nobody else banks anything on seat 0's Flip 7.
+    ("flip 7 with everyone else busted", ["1", "6", "8", "2", "6", "8", "3", "4", "5", "7", "9"],
+     ["hit", "hit", "hit", "hit", "hit", "hit", "hit", "hit"], {"F7-FLIP7-BONUS", "F7-SCORE-BUST"},
+     {"F7-FLIP7-OTHERS-BANK", "F7-ALL-BUST", "F7-FLIP7-ZERO"}),
+    # A.2#11: the 0 is in seat 1's row, not among seat 0's seven.
+    ("flip 7 with the 0 in another row", ["7", "0", "11", "1", "2", "3", "4", "5", "6"],
+     ["hit", "stay", "stay", "hit", "hit", "hit", "hit", "hit"], {"F7-FLIP7-OTHERS-BANK"}, {"F7-FLIP7-ZERO"}),
     # A.2#12: everyone busts.
     ("everyone busts", ["4", "6", "8", "4", "6", "8"], ["hit", "hit", "hit"],
      {"F7-ALL-BUST", "F7-SCORE-BUST"}, {"F7-FLIP7-OTHERS-BANK"}),
