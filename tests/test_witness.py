@@ -136,6 +136,12 @@ GAMES: list[tuple[str, list[str], list[Any], set[str], set[str]]] = [
      {"F7-FLIP7-IN-FLIP3", "F7-FLIP3-STOP", "F7-FLIP7-ZERO", "F7-FLIP7-BONUS", "F7-FLIP7-OTHERS-BANK",
       "F7-ROUND-END", "F7-BANK"},
      {"F7-SCORE-BUST", "F7-MOD-X2", "F7-ALL-BUST"}),
+    # The same Flip 7 ends round 1 inside the Flip Three (A.2#13); in round 2 (Dealer seat 0: the deal goes to
+    # seats 1, 2, 0) seat 2, dealt a Second Chance, uses it on a Hit: outside any Flip Three, its turn ends (A.2#7).
+    ("a flip three cut short by a flip 7, then a second chance on a hit",
+     ["0", "12", "11", "1", "2", "3", "4", "5", "FLIP3", "6", "9", "CHANCE", "10", "7", "8", "12", "8"],
+     ["hit", "stay", "stay", "hit", "hit", "hit", "hit", "hit", "hit", "hit", "hit", "stay", "hit"],
+     {"F7-FLIP7-IN-FLIP3", "F7-CHANCE-KEEP", "F7-CHANCE-ENDS-TURN"}, set()),
     # Seven different Numbers from Hits, no 0 among them, no Flip Three.
     ("flip 7 on a hit", ["7", "12", "11", "1", "2", "3", "4", "5", "6"],
      ["hit", "stay", "stay", "hit", "hit", "hit", "hit", "hit"],
@@ -233,6 +239,11 @@ def test_an_assigned_set_aside_card_names_the_resolution_option_value(value: str
 def test_a_round_without_a_deal_is_the_no_deal_variant() -> None:
     found = witnessed(played(["4", "6", "8"], ["hit"], preset("flip7-no-deal")))
     assert "F7-NO-DEAL-VARIANT" in found and "F7-DEAL" not in found
+    # E: without a deal, seat 0's first (forced) Hit is a Freeze, played on seat 1, who holds nothing: no deal
+    # is under way, so none of the deal's clauses (A.2#2) applies, and seat 1 has no card to keep.
+    found = witnessed(played(["FREEZE", "6", "8"], [1], preset("flip7-no-deal")))
+    assert not {"F7-DEAL-FREEZE-EMPTY", "F7-DEAL-TARGET-UNDEALT", "F7-FREEZE-KEEPS-CARDS", "F7-DEAL-ACTION-PAUSE",
+                "F7-FREEZE-SELF"} & found
     assert "F7-DEAL" in witnessed(played(["4", "6", "8"], ["hit"]))
 
 
