@@ -93,7 +93,8 @@ GAMES: list[tuple[str, list[str], list[Any], set[str], set[str]]] = [
     # A Flip Three of three Numbers: nothing but Numbers counted, no stop, no modifier.
     ("flip three of three numbers", ["4", "6", "8", "FLIP3", "1", "2", "3"], ["hit", 1],
      {"F7-ACTION-AT-ONCE"},
-     {"F7-FLIP3-COUNTS-ALL", "F7-FLIP3-STOP", "F7-MOD-NO-BUST", "F7-BUST-ONLY-NUMBERS", "F7-FLIP3-NESTED"}),
+     {"F7-FLIP3-COUNTS-ALL", "F7-FLIP3-STOP", "F7-MOD-NO-BUST", "F7-BUST-ONLY-NUMBERS", "F7-FLIP3-NESTED",
+      "F7-FLIP3-CHANCE-AT-ONCE"}),
     # A.1#14, #16: the +4 counts as one of the three and does not bust seat 1, who holds a 6.
     ("flip three with a modifier", ["4", "6", "8", "FLIP3", "+4", "2", "3"], ["hit", 1],
      {"F7-FLIP3-COUNTS-ALL", "F7-MOD-NO-BUST", "F7-BUST-ONLY-NUMBERS"}, {"F7-FLIP3-STOP"}),
@@ -119,6 +120,23 @@ GAMES: list[tuple[str, list[str], list[Any], set[str], set[str]]] = [
     # one), so seat 0 still holds that one card when it stays (A.2#14).
     ("second chance given away", ["CHANCE", "6", "8", "CHANCE"], ["hit", 1, "stay", "stay", "stay"],
      {"F7-CHANCE-KEEP", "F7-STAY-CHANCE-ONLY", "F7-CHANCE-ROUND-END"}, {"F7-CHANCE-ENDS-TURN"}),
+    # A.2#6, A.2#8: seat 1 was given seat 0's second Second Chance; seat 0's third finds nobody active who could
+    # take it and is discarded: seat 0 still holds its one card when it stays.
+    ("second chance discarded", ["CHANCE", "6", "8", "CHANCE", "CHANCE"], ["hit", 1, "stay", "stay", "hit", "stay"],
+     {"F7-STAY-CHANCE-ONLY", "F7-CHANCE-KEEP"}, {"F7-CHANCE-ENDS-TURN"}),
+    # A.2#2, A.2#14: seat 0's dealt Flip Three, played on itself, brings two Second Chances; the second goes to
+    # seat 1, not dealt yet, who then stays holding only it instead of taking its deal card.
+    ("second chance given to an undealt seat", ["FLIP3", "CHANCE", "CHANCE", "5", "6", "8"], [0, 1, "stay"],
+     {"F7-STAY-CHANCE-ONLY", "F7-FLIP3-CHANCE-AT-ONCE", "F7-DEAL-STAY-INSTEAD"}, {"F7-DEAL-TARGET-UNDEALT"}),
+    # Seat 0's dealt Flip Three went to seat 1, so seat 0 must Hit (A.1#7): a Freeze, on itself. The deal is over
+    # (seats 1 and 2 took their deal cards), so this is no Freeze of the deal on an empty row (A.2#2).
+    ("freeze on an empty row after the deal", ["FLIP3", "5", "6", "7", "8", "9", "FREEZE"], [1, "hit", 0],
+     {"F7-FREEZE-SELF", "F7-STAY-NEEDS-CARD"}, {"F7-DEAL-FREEZE-EMPTY", "F7-FREEZE-KEEPS-CARDS"}),
+    # A Flip Three early in the round; later seat 1 uses a Second Chance on a Hit, no Flip Three under way: its
+    # turn ends (A.2#7).
+    ("second chance used on a hit after a flip three",
+     ["4", "6", "8", "FLIP3", "1", "2", "3", "CHANCE", "9", "10", "6"], ["hit", 1, "hit", "hit", "hit", "hit"],
+     {"F7-CHANCE-ENDS-TURN", "F7-CHANCE-KEEP"}, {"F7-FLIP3-STOP"}),
     # A.2#7: seat 0 keeps a Second Chance, then hits a second 4 and uses it on a Hit: the turn ends.
     ("second chance used on a hit", ["4", "6", "8", "CHANCE", "9", "10", "4"], ["hit", "hit", "hit", "hit"],
      {"F7-CHANCE-KEEP", "F7-CHANCE-ENDS-TURN"}, {"F7-FLIP3-CHANCE-AT-ONCE"}),
@@ -156,7 +174,7 @@ GAMES: list[tuple[str, list[str], list[Any], set[str], set[str]]] = [
      {"F7-MOD-X2", "F7-MOD-ADD"}, {"F7-MOD-ONLY"}),
     # A.1#10, #17: seat 0 busts; its cards stay until the round's end, where it scores 0; not everyone busted.
     ("one bust", ["4", "6", "8", "4"], ["hit", "stay", "stay"],
-     {"F7-SCORE-BUST", "F7-BUST-CARDS-STAY", "F7-ROUND-END"}, {"F7-ALL-BUST", "F7-FLIP3-STOP"}),
+     {"F7-SCORE-BUST", "F7-BUST-CARDS-STAY", "F7-ROUND-END"}, {"F7-ALL-BUST", "F7-FLIP3-STOP", "F7-ACTION-AT-ONCE"}),
     # Seat 0's busted row is scored first; seat 1's +4 after it still counts (A.1#16). No Second Chance is held.
     ("a bust, then a +N card", ["4", "6", "8", "4", "+4"], ["hit", "hit", "stay", "stay"],
      {"F7-SCORE-BUST", "F7-MOD-ADD"}, {"F7-CHANCE-ROUND-END", "F7-ALL-BUST", "F7-MOD-ONLY"}),
@@ -170,6 +188,9 @@ GAMES: list[tuple[str, list[str], list[Any], set[str], set[str]]] = [
     # A.2#12: everyone busts.
     ("everyone busts", ["4", "6", "8", "4", "6", "8"], ["hit", "hit", "hit"],
      {"F7-ALL-BUST", "F7-SCORE-BUST"}, {"F7-FLIP7-OTHERS-BANK"}),
+    # An ordinary Flip Three in round 2 (Dealer seat 0: seats 1, 2, 0 dealt 5, 7, 9; seat 1 plays it on seat 2).
+    ("a flip three in a second round", ["4", "6", "8", "5", "7", "9", "FLIP3", "1", "2", "3"],
+     ["stay", "stay", "stay", "hit", 2], {"F7-DISCARD-PILE"}, {"F7-FLIP3-NESTED"}),
     # A.1#19: a second round starts: the first round's cards went to the discard pile, the deck passed left.
     ("a second round", ["4", "6", "8"], ["stay", "stay", "stay"],
      {"F7-DISCARD-PILE", "F7-DEALER-ROTATION", "F7-DEAL"}, {"F7-NO-DEAL-VARIANT", "F7-GAME-END"}),
@@ -220,6 +241,13 @@ def test_a_flip_three_before_a_deal_turn_names_its_option_value(value: str) -> N
     assert option.clause_of(value) in found and "F7-DEAL-TARGET-UNDEALT" in found
     others = {option.clause_of(v) for v in option.values() or []} - {option.clause_of(value)}
     assert others and not others & found
+    # A.2#2, A.2#14: a Second Chance given to seat 1 before its deal turn (seat 0's dealt Flip Three, on itself,
+    # brings two) is a card in front of it by then, as the Flip Three's cards were: the same option decides.
+    found = witnessed(played(["FLIP3", "CHANCE", "CHANCE", "5", "6", "8"], [0, 1], ruleset))
+    assert option.clause_of(value) in found and not others & found
+    # the same Flip Three on seat 0 with no second Second Chance: nobody holds a card before their deal turn
+    found = witnessed(played(["FLIP3", "CHANCE", "4", "5", "6", "8"], [0], ruleset))
+    assert not ({option.clause_of(value)} | others) & found
 
 
 @pytest.mark.clause("F7-FLIP3-ASSIGN", "F7-FLIP3-ASSIGN-EACH")
@@ -337,3 +365,15 @@ def test_a_forced_choice_names_the_clause_that_forced_it() -> None:
     unnamed = {"event": "forced", "clause": "F7-FORCED-CHOICE", "player": 0, "kind": "hit_or_stay",
                "choice": "hit", "because": ""}
     assert by_hand([START, unnamed]) == by_hand([START])
+
+
+@pytest.mark.clause("F7-CHANCE-ENDS-TURN", "F7-DEAL-ANYWAY")
+def test_a_second_chance_used_on_a_deal_card_does_not_end_a_turn() -> None:
+    # deal_after_flip3_cards=deal_anyway (A.2#2): seat 1 takes CHANCE 5 6 from seat 0's dealt Flip Three, then is
+    # dealt a second 5 anyway and uses the Second Chance: on a deal card, not a Hit (A.2#7; the option
+    # second_chance_ends_turn: never for a deal card).
+    ruleset = FLIP7.with_options(deal_after_flip3_cards="deal_anyway")
+    evidence = played(["FLIP3", "CHANCE", "5", "6", "5", "8"], [1], ruleset)
+    assert any(e["event"] == "chance_used" for e in evidence.events)
+    found = witnessed(evidence)
+    assert "F7-DEAL-ANYWAY" in found and "F7-CHANCE-ENDS-TURN" not in found

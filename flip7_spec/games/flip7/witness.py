@@ -109,6 +109,8 @@ def _from_events(evidence: Evidence) -> set[str]:
                 seen.add("F7-CHANCE-ENDS-TURN")
         elif kind == "give":
             hands.setdefault(event["target"], []).append("CHANCE")
+            if dealing and event["target"] not in dealt:  # a card before the deal turn, as from a Flip Three
+                seen.add(ruleset.OPTIONS["deal_after_flip3_cards"].clause_of(ruleset.deal_after_flip3_cards))
         elif kind == "stay":
             hand = hands.get(player, [])
             if hand and all(_is_modifier(t) for t in hand):
