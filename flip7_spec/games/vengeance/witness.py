@@ -114,10 +114,10 @@ def _from_events(evidence: Evidence) -> set[str]:
             if text and _card(text).value == 13 and "L13" in [*held, text] and \
                     sum(1 for t in held if _card(t).value == 13 and _card(t).is_number) >= 2:
                 seen.add("V-LUCKY13-THIRD")
-            # a bust on the fourth card is no early stop; nor is it V-FLIP4-RESOLVER-OUT, which is a bust while
-            # the held-back cards are resolved, after the four draws (its discards name it)
             if flip4_draws and flip4_draws[-1] < 4:
                 seen.add("V-FLIP4-STOP")
+            elif flip4_draws:
+                seen.add("V-FLIP4-RESOLVER-OUT")
         elif kind == "flip7":
             seen.add("V-ROUND-END")
             if previous.get("event") in RECEIPTS or previous.get("via") in ("one_more", "flip4") or player in stayed:
