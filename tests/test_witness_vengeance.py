@@ -78,7 +78,12 @@ GAMES: list[tuple[str, list[str], list[Any], set[str], set[str]]] = [
      {"V-ONEMORE", "V-STAYED-TARGET"}, {"V-ACTION-RESOLVER"}),
     # B.1#15: a Flip Four whose target busts on its first card stops at once.
     ("flip four bust on its first card", ["4", "6", "8", "FLIP4", "6"], ["hit", 1], {"V-FLIP4-STOP"},
-     {"V-FLIP4-RESOLVER-OUT"}),
+     {"V-FLIP4-RESOLVER-OUT", "V-DISCARD-SELF", "V-DEAL-PAUSE"}),
+    ("flip four bust on its third card", ["4", "6", "8", "FLIP4", "1", "2", "6"], ["hit", 1], {"V-FLIP4-STOP"},
+     set()),
+    # A Flip Four of four cards, over; seat 0 then busts on a Hit: no Flip Four under way (B.1#15).
+    ("a bust after a flip four", ["4", "6", "8", "FLIP4", "1", "2", "3", "5", "9", "10", "4"],
+     ["hit", 1, "hit", "hit", "hit"], {"V-FLIP4-SELF"}, {"V-FLIP4-STOP", "V-FLIP4-RESOLVER-OUT"}),
     # A bust on the fourth card: all four drawn, no early stop (V-FLIP4-RESOLVER-OUT: the test below).
     ("flip four bust on its fourth card", ["4", "6", "8", "FLIP4", "1", "2", "3", "6"], ["hit", 1],
      {"V-FLIP4-SELF"}, {"V-FLIP4-STOP"}),
@@ -164,6 +169,18 @@ GAMES: list[tuple[str, list[str], list[Any], set[str], set[str]]] = [
      {"V-BUST-OUT-OF-PLAY", "V-ONEMORE"}, {"V-STAYED-TARGET"}),
     ("a swap after a bust", ["4", "6", "8", "4", "SWAP"], ["hit", "hit"], {"V-BUST-OUT-OF-PLAY", "V-SWAP-LIMITS"},
      {"V-BUST-BY-ACTION", "V-ONEMORE"}),
+    # B.1#18: a discarded 7 is gone from seat 1's row: the Unlucky 7 then finds none.
+    ("a discarded 7, then the unlucky 7 for its old holder", ["4", "7", "8", "DISCARD", "U7"],
+     ["hit", seat(1), "hit"], {"V-SPECIAL-NUMBERS"}, {"V-UNLUCKY7-NO-BUST"}),
+    # Seat 0 swaps its own 7 away for seat 1's 4: the Unlucky 7 it draws later finds no 7 with it.
+    ("a 7 swapped away, then the unlucky 7", ["7", "4", "8", "SWAP", "9", "10", "U7"],
+     ["hit", [seat(0), seat(1)], "hit", "hit", "hit"], {"V-SPECIAL-NUMBERS"}, {"V-UNLUCKY7-NO-BUST"}),
+    # B.1#19, B.1#12: seat 1 plays its -2 on seat 0, who stayed, and seat 0 stays stayed.
+    ("a modifier on a stayed seat", ["4", "6", "8", "-2"], ["stay", "hit", 0], {"V-STAYED-TARGET", "V-MOD-NO-BUST"},
+     {"V-MOD-ALONE"}),
+    # Seat 0 busted; seat 1 plays its -2 on itself while seat 2 is still in: not alone (B.1#19).
+    ("a modifier on oneself after a bust", ["4", "6", "8", "4", "-2"], ["hit", "hit", 1], {"V-MOD-NO-BUST"},
+     {"V-MOD-ALONE"}),
     # B.1#7: a second round.
     ("a second round", ["4", "6", "8"], ["stay", "stay", "stay"], {"V-NEXT-ROUND", "V-ROUND-END", "V-BANK"},
      {"V-GAME-END", "V-SCORE-BUST"}),
@@ -271,6 +288,9 @@ def test_a_modifier_given_to_a_busted_player_names_its_brutal_reading(value: str
     found = witnessed(played(["4", "6", "8", "4", "-2"], ["hit", "hit", 0], ruleset))
     assert found & readings == {option.clause_of(value)}
     assert "V-MOD-ALONE" not in found
+    # C.3: seats 0 and 1 busted; seat 2, the only one left, gives its -2 to busted seat 0 instead of keeping it
+    found = witnessed(played(["4", "6", "8", "4", "6", "-2"], ["hit", "hit", "hit", 0], ruleset))
+    assert "V-MOD-ALONE" not in found and option.clause_of(value) in found
     # the same -2 on seat 2, who has not busted: neither reading
     assert not witnessed(played(["4", "6", "8", "4", "-2"], ["hit", "hit", 2], ruleset)) & readings
 
