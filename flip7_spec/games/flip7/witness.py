@@ -109,6 +109,8 @@ def _from_events(evidence: Evidence) -> set[str]:
                 seen.add("F7-CHANCE-ENDS-TURN")
         elif kind == "give":
             hands.setdefault(event["target"], []).append("CHANCE")
+            if dealing and event["target"] not in dealt:  # a card before the deal turn, as from a Flip Three
+                seen.add(ruleset.OPTIONS["deal_after_flip3_cards"].clause_of(ruleset.deal_after_flip3_cards))
         elif kind == "stay":
             hand = hands.get(player, [])
             if hand and all(_is_modifier(t) for t in hand):
@@ -116,7 +118,10 @@ def _from_events(evidence: Evidence) -> set[str]:
             if hand == ["CHANCE"]:
                 seen.add("F7-STAY-CHANCE-ONLY")
         elif kind == "target":
-            if event.get("card") == "FREEZE" and event.get("target") == player:
+            # a target forced because the revealer is the only active player is F7-ACTION-ALONE, not a choice
+            # to Freeze oneself while others are active
+            forced = position > 0 and events[position - 1].get("event") == "forced"
+            if event.get("card") == "FREEZE" and event.get("target") == player and not forced:
                 seen.add("F7-FREEZE-SELF")
             if dealing and event.get("target") not in dealt:
                 seen.add("F7-DEAL-TARGET-UNDEALT")
@@ -135,6 +140,8 @@ def _from_events(evidence: Evidence) -> set[str]:
             flip3_depth = max(0, flip3_depth - 1)
             if flip3_draws:
                 flip3_draws.pop()
+        elif kind == "discard" and event.get("card") == "FLIP3" and event.get("clause") == "F7-FLIP3-ASSIGN-INACTIVE":
+            assigned_flip3 = max(0, assigned_flip3 - 1)  # an assigned Flip Three that never ran: none nested
         elif kind == "assign":
             seen.add(ruleset.OPTIONS["set_aside_resolution"].clause_of(ruleset.set_aside_resolution))
             if event.get("card") == "FLIP3":
