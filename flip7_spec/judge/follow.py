@@ -186,6 +186,8 @@ class Follow:
                 matches = diagnoses(ruleset, self.table, self.reshuffles, self.choices, self.found, at,
                                     self.masked(aside), pairs=False)  # single readings only: cheap enough
                 if matches:
+                    # the cause no reading explains is in that one field: it points there, not at those explained
+                    self._unexplained[at] = (here_expected, self.found[at], mask | (keys - {key}))
                     self.fields[at] = len(differences(self.masked(aside)(at, here_expected),
                                                       self.masked(aside)(at, self.found[at])))
                     return here.then(self.path(matches, at, depth + 1, aside))
@@ -255,7 +257,7 @@ class Follow:
         difference = first_difference(project(at, expected), project(at, found))
         prefix: list[str | int] = ["start"] if at == 0 else ["steps", step if step is not None else 0]
         text = "a further divergence that no known reading explains"
-        if mask:
+        if set_aside:
             text += " (in other fields than those of an earlier unexplained divergence, set aside)"
         where = json_path([*prefix, "observation", *(difference.path if difference else ())])
         return Explanation(text, reading=None, where=where, set_aside=set_aside, at_step=True, step=step)

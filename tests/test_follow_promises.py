@@ -1,0 +1,321 @@
+"""What following a case past its divergences promises (flip7_spec/judge/follow.py, docs/protocol.md "A reading is
+a claim with evidence" and "Past a divergence no reading explains"): the fields of a divergence no known reading
+explains are set aside and the case goes on, so one unexplained deviation hides no other; a known reading that
+explains a divergence but for one field is followed with that field alone set aside; at most MAX_CAUSES causes;
+of several readings the simplest path is kept; a reading the evidence does not confirm reads "possibly", with
+what it matched; each cause says at which trace step it shows and an unexplained one where.
+
+The engine here is the reference itself under a known reading (its observations are an engine playing that
+reading, as tests/mutants/dealer_fixed.py does), with slips no reading of the rules gives written into chosen
+observations (a pile or a total off by a large amount): where each deviation shows is known by construction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from functools import cache
+from typing import Any
+
+import pytest
+
+from flip7_spec.conformance.cases import generated_cases
+from flip7_spec.judge.diagnosis import Diagnosis, alternatives, diagnoses, reference_observations
+from flip7_spec.judge.follow import MAX_CAUSES, Follow, Support, possibly
+from flip7_spec.judge.runner import _projection
+from flip7_spec.rulesets import preset
+from flip7_spec.trace.compare import canonical, differences
+
+FLIP7 = preset("flip7")
+PROJECT = _projection(None)  # a game case's comparison: every observation whole, the legal choices left out
+
+Change = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Game:
+    """The first generated flip7 game (3 players): its setup, decisions and the reference's own observations.
+    ``indices`` places each decision at an odd step of the trace (a trace with another step before each
+    decision), so that a cause's step, a trace step index, is told apart from its position."""
+
+    table: Any
+    reshuffles: list[list[str]]
+    choices: list[Any]
+    indices: list[int]
+    own: list[Any]
+
+    def under(self, reading: str) -> list[Any]:
+        """The observations of an engine that plays ``reading``: the reference under it."""
+        return reference_observations(replace(FLIP7, deviations=(reading,)), self.table, self.reshuffles,
+                                      self.choices, len(self.choices) + 1)
+
+    def follow(self, found: list[Any]) -> Follow:
+        return Follow(FLIP7, self.table, self.reshuffles, self.choices, found, self.indices, PROJECT)
+
+    def step(self, position: int) -> int:
+        return self.indices[position - 1]
+
+    def first_divergence(self, found: list[Any]) -> int | None:
+        return next((k for k in range(min(len(found), len(self.own)))
+                     if canonical(PROJECT(k, found[k])) != canonical(PROJECT(k, self.own[k]))), None)
+
+
+@cache
+def game() -> Game:
+    case = next(c for c in generated_cases([FLIP7], [3], 1, "0") if c.level == "game")
+    document = case.document
+    choices = list(document.choices)
+    reshuffles = [list(order) for order in document.reshuffles]
+    own = reference_observations(FLIP7, document.table, reshuffles, choices, len(choices) + 1)
+    indices = [2 * s.index + 1 for s in document.decisions]
+    return Game(document.table, reshuffles, choices, indices, own)
+
+
+# Slips no reading of the rules gives (each field off by far more than any rule moves it in one step).
+def miscount(o: dict[str, Any]) -> dict[str, Any]:
+    return {**o, "discard_pile": o["discard_pile"] + 1000}
+
+
+def round_off(o: dict[str, Any]) -> dict[str, Any]:
+    return {**o, "round": o["round"] + 100}
+
+
+def draw_off(o: dict[str, Any]) -> dict[str, Any]:
+    return {**o, "draw_pile": o["draw_pile"] + 1000}
+
+
+def total_off(o: dict[str, Any]) -> dict[str, Any]:
+    players = [dict(p) for p in o["players"]]
+    players[1]["total"] += 1000
+    return {**o, "players": players}
+
+
+def score_off(o: dict[str, Any]) -> dict[str, Any]:
+    players = [dict(p) for p in o["players"]]
+    players[2]["round_score"] += 1000
+    return {**o, "players": players}
+
+
+def slipped(observations: list[Any], at: Iterable[int], change: Change) -> list[Any]:
+    positions = set(at)
+    return [change(o) if k in positions else o for k, o in enumerate(observations)]
+
+
+def dealer_fixed() -> tuple[list[Any], int]:
+    """An engine with a Dealer for life, and the position where it first shows (the second round's deal)."""
+    found = game().under("dealer_fixed")
+    divergence = game().first_divergence(found)
+    assert divergence is not None and divergence >= 3, "the Dealer shows at the second round"
+    return found, divergence
+
+
+# ---- past a divergence no known reading explains ---------------------------------------------------------------
+
+
+def test_an_unexplained_divergence_sets_its_fields_aside_and_the_next_reading_is_still_found() -> None:
+    """The discard pile is miscounted from position 2 on, before the Dealer for life shows: the miscount is a
+    cause no reading explains, at its step, pointing at the discard pile; the case goes on with the discard pile
+    set aside and finds the Dealer for life where it shows, confirmed (the reference under it reproduces the
+    engine to the end once the miscount is set aside)."""
+    g = game()
+    plain, dealer = dealer_fixed()
+    found = slipped(plain, range(2, len(plain)), miscount)
+    assert g.first_divergence(found) == 2
+    assert not diagnoses(FLIP7, g.table, g.reshuffles, g.choices, found, 2, PROJECT), "no reading: a slip"
+    follow = g.follow(found)
+    path = follow.unexplained(2)
+    assert path.steps == [2, dealer]
+    unexplained, reading = follow.causes(path)
+    assert unexplained.reading is None and unexplained.step == g.step(2)
+    assert unexplained.where == f"$.steps[{g.step(2)}].observation.discard_pile"
+    assert unexplained.set_aside == ()
+    assert reading.reading == "dealer_fixed" and reading.step == g.step(dealer)
+    assert reading.set_aside == ("discard_pile",)
+    assert reading.evidence is not None and reading.evidence.confirmed
+    assert reading.evidence.broke_at is None and reading.evidence.held == len(found) - dealer
+    assert not reading.text.startswith("possibly")
+    assert [d.name for d in path.ruleset.readings()] == ["dealer_fixed"]
+
+
+def test_an_unexplained_divergence_at_the_start_points_into_the_start_observation() -> None:
+    g = game()
+    plain, dealer = dealer_fixed()
+    found = slipped(plain, range(len(plain)), miscount)
+    follow = g.follow(found)
+    path = follow.unexplained(0)
+    unexplained, reading = follow.causes(path)
+    assert unexplained.step is None and unexplained.where == "$.start.observation.discard_pile"
+    assert reading.reading == "dealer_fixed" and reading.step == g.step(dealer)
+
+
+@pytest.mark.parametrize("changes", [(miscount,), (miscount, round_off)], ids=["one field", "two fields"])
+def test_a_slip_no_reading_explains_names_no_reading(changes: tuple[Change, ...]) -> None:
+    """A correct engine whose observation at one step is off in one field, or two: one cause, no reading (a
+    reading is never stated without evidence, and setting the slipped fields aside leaves nothing to explain)."""
+    g = game()
+    found = g.own
+    for change in changes:
+        found = slipped(found, [10], change)
+    follow = g.follow(found)
+    path = follow.unexplained(10)
+    assert path.causes == [None] and path.steps == [10]
+    (cause,) = follow.causes(path)
+    assert cause.reading is None and cause.step == g.step(10)
+    assert cause.where is not None and cause.where.startswith(f"$.steps[{g.step(10)}].observation.")
+
+
+def test_each_unexplained_divergence_in_other_fields_is_its_own_cause_with_the_earlier_fields_set_aside() -> None:
+    """The round number is off from position 5 on, and one player's total at position 12 only: two causes, the
+    second at position 12 pointing at that total (the round, set aside, no longer counts), saying that the
+    fields of the earlier one were set aside."""
+    g = game()
+    found = slipped(slipped(g.own, range(5, len(g.own)), round_off), [12], total_off)
+    follow = g.follow(found)
+    path = follow.unexplained(5)
+    assert path.causes == [None, None] and path.steps == [5, 12]
+    first, second = follow.causes(path)
+    assert first.where == f"$.steps[{g.step(5)}].observation.round" and first.set_aside == ()
+    assert second.where == f"$.steps[{g.step(12)}].observation.players[1].total"
+    assert second.step == g.step(12) and second.set_aside == ("round",)
+    assert first.text == "a further divergence that no known reading explains"
+    assert second.text.startswith(first.text) and second.text.endswith("set aside)")
+
+
+@pytest.mark.parametrize("slips", [3, 4, 5])
+def test_a_case_reports_at_most_max_causes_causes(slips: int) -> None:
+    """One slip in another field every third position: each is a cause, up to MAX_CAUSES of them."""
+    g = game()
+    found = g.own
+    changes = [round_off, draw_off, miscount, total_off, score_off][:slips]
+    for k, change in enumerate(changes):
+        found = slipped(found, [3 * (k + 1)], change)
+    path = g.follow(found).unexplained(3)
+    assert MAX_CAUSES == 4
+    assert path.steps == [3 * (k + 1) for k in range(min(slips, MAX_CAUSES))]
+
+
+# ---- a known reading but for one field ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("reading", ["dealer_fixed", "bust_banks_cards"])
+def test_a_reading_that_explains_a_divergence_but_for_one_field_is_followed_with_that_field_set_aside(
+        reading: str) -> None:
+    """The miscount starts at the very step the reading shows (where a Dealer for life differs in several
+    fields, a bust banking its cards in one: the round score), so no reading explains that step: the miscount is
+    the unexplained cause, pointing at the discard pile, and the reading is named at the same step with the
+    discard pile alone set aside, confirmed (it reproduces every other field to the end)."""
+    g = game()
+    plain = g.under(reading)
+    at = g.first_divergence(plain)
+    assert at is not None
+    found = slipped(plain, range(at, len(plain)), miscount)
+    assert not diagnoses(FLIP7, g.table, g.reshuffles, g.choices, found, at, PROJECT)
+    follow = g.follow(found)
+    path = follow.unexplained(at)
+    assert path.steps == [at, at]
+    unexplained, named = follow.causes(path)
+    assert unexplained.reading is None and unexplained.step == g.step(at)
+    assert unexplained.where == f"$.steps[{g.step(at)}].observation.discard_pile"
+    assert named.reading == reading and named.step == g.step(at) and named.set_aside == ("discard_pile",)
+    assert named.evidence is not None and named.evidence.confirmed
+    # the fields the reading explains at its step: those that differ there without the miscount
+    assert named.evidence.fields == len(differences(PROJECT(at, g.own[at]), PROJECT(at, plain[at])))
+
+
+# ---- the path kept ----------------------------------------------------------------------------------------------
+
+
+def reading_named(name: str) -> Diagnosis:
+    return next(d for d in alternatives(FLIP7) if d.reading == name)
+
+
+def unchanged_readings(count: int) -> list[Diagnosis]:
+    """Readings under which the reference plays the first game exactly as it does under the rules."""
+    g = game()
+    same = [d for d in alternatives(FLIP7) if d.ruleset is not None and
+            [canonical(o) for o in reference_observations(d.ruleset, g.table, g.reshuffles, g.choices,
+                                                          len(g.own))] == [canonical(o) for o in g.own]]
+    assert len(same) >= count
+    return same[:count]
+
+
+def test_the_path_kept_is_the_one_leaving_fewest_divergences_unexplained() -> None:
+    """At the Dealer's divergence, a reading that changes nothing in this game leaves the Dealer to a second
+    cause; the Dealer for life explains the whole case alone: it is kept, whichever comes first."""
+    g = game()
+    found, dealer = dealer_fixed()
+    neutral = unchanged_readings(1)[0]
+    for matches in ([neutral, reading_named("dealer_fixed")], [reading_named("dealer_fixed"), neutral]):
+        follow = g.follow(found)
+        path = follow.path(matches, dealer)
+        assert [c.reading for c in path.causes if c is not None] == ["dealer_fixed"], matches[0].reading
+        assert path.steps == [dealer]
+
+
+def test_of_equally_good_paths_the_first_reading_is_kept() -> None:
+    """Two readings that change nothing in this game lead to the same path (the Dealer for life one step
+    later): the first one given is kept."""
+    g = game()
+    found, dealer = dealer_fixed()
+    first, second = unchanged_readings(2)
+    for matches in ([first, second], [second, first]):
+        path = g.follow(found).path(matches, dealer)
+        assert path.causes[0] is not None and path.causes[0].reading == matches[0].reading
+        assert path.causes[1] is not None and path.causes[1].reading == "dealer_fixed"
+
+
+def test_only_the_first_branches_readings_are_followed() -> None:
+    """Follow.path tries the first BRANCHES (3) readings only: the Dealer for life fourth is not reached."""
+    g = game()
+    found, dealer = dealer_fixed()
+    neutral = unchanged_readings(3)
+    kept = g.follow(found).path([*neutral, reading_named("dealer_fixed")], dealer)
+    assert kept.causes[0] is not None and kept.causes[0].reading == neutral[0].reading
+    third = g.follow(found).path([*neutral[:2], reading_named("dealer_fixed")], dealer)
+    assert third.causes[0] is not None and third.causes[0].reading == "dealer_fixed"
+
+
+# ---- evidence and "possibly" --------------------------------------------------------------------------------------
+
+
+def test_a_reading_that_matched_one_field_at_one_step_reads_possibly_with_what_it_matched() -> None:
+    """The engine shows a bust banking its cards at one step only (one field: the busted player's round score)
+    and plays by the rules after it: the reading is possible, not a claim, and says it matched one field at one
+    step (docs/protocol.md); the step after is a divergence no reading explains."""
+    g = game()
+    banks = g.under("bust_banks_cards")
+    at = g.first_divergence(banks)
+    assert at is not None
+    found = [banks[at] if k == at else o for k, o in enumerate(g.own)]
+    matches = diagnoses(FLIP7, g.table, g.reshuffles, g.choices, found, at, PROJECT)
+    assert "bust_banks_cards" in [d.reading for d in matches]
+    follow = g.follow(found)
+    follow.fields[at] = len(differences(PROJECT(at, g.own[at]), PROJECT(at, found[at])))
+    assert follow.fields[at] == 1
+    path = follow.path(matches, at)
+    causes = follow.causes(path)
+    first = causes[0]
+    assert first.evidence is not None and not first.evidence.confirmed
+    diagnosis = path.causes[0]
+    assert diagnosis is not None
+    assert first.text == f"possibly: {diagnosis.describe()} (it matched one field at one step only)"
+    assert first.step == g.step(at)
+
+
+@pytest.mark.parametrize(("support", "note"), [
+    (Support(5, fields=1, held=1, broke_at=None, broke_explained=False), "one field"),
+    (Support(5, fields=1, held=1, broke_at=6, broke_explained=False), "one field"),
+    (Support(5, fields=2, held=1, broke_at=6, broke_explained=False), "again"),
+    (Support(5, fields=3, held=1, broke_at=6, broke_explained=False), "again"),
+])
+def test_a_possible_reading_says_what_it_matched(support: Support, note: str) -> None:
+    """A reading that is not confirmed either matched one field at one step only, or matched more and was
+    contradicted at once by a divergence no known reading explains: its note says which."""
+    assert not support.confirmed
+    text = possibly("the engine behaves as if X", support)
+    assert text.startswith("possibly: the engine behaves as if X (") and text.endswith(")")
+    if note == "one field":
+        assert support.note() == "it matched one field at one step only"
+    else:
+        assert support.note().startswith("the engine diverged from it again at the next step")
+        assert support.note().endswith("in a way no known reading explains")
