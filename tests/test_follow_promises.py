@@ -43,14 +43,21 @@ class Game:
     choices: list[Any]
     indices: list[int]
     own: list[Any]
+    round_end: int
+    """The decision during which the first round ends (a round case compares up to there, the totals only)."""
 
     def under(self, reading: str) -> list[Any]:
         """The observations of an engine that plays ``reading``: the reference under it."""
         return reference_observations(replace(FLIP7, deviations=(reading,)), self.table, self.reshuffles,
                                       self.choices, len(self.choices) + 1)
 
-    def follow(self, found: list[Any]) -> Follow:
-        return Follow(FLIP7, self.table, self.reshuffles, self.choices, found, self.indices, PROJECT)
+    def follow(self, found: list[Any], at: int | None = None, project: Any = PROJECT) -> Follow:
+        """The case followed as the runner follows it, from a first divergence at ``at`` (if given: the runner
+        gives the number of fields that differ there)."""
+        follow = Follow(FLIP7, self.table, self.reshuffles, self.choices, found, self.indices, project)
+        if at is not None:
+            follow.fields[at] = len(differences(project(at, self.own[at]), project(at, found[at])))
+        return follow
 
     def step(self, position: int) -> int:
         return self.indices[position - 1]
@@ -68,7 +75,9 @@ def game() -> Game:
     reshuffles = [list(order) for order in document.reshuffles]
     own = reference_observations(FLIP7, document.table, reshuffles, choices, len(choices) + 1)
     indices = [2 * s.index + 1 for s in document.decisions]
-    return Game(document.table, reshuffles, choices, indices, own)
+    round_end = document.first_round_end()
+    assert round_end is not None
+    return Game(document.table, reshuffles, choices, indices, own, round_end)
 
 
 # Slips no reading of the rules gives (each field off by far more than any rule moves it in one step).
@@ -159,6 +168,7 @@ def test_a_slip_no_reading_explains_names_no_reading(changes: tuple[Change, ...]
     follow = g.follow(found)
     path = follow.unexplained(10)
     assert path.causes == [None] and path.steps == [10]
+    assert path.ruleset == FLIP7  # no reading found: the case's own ruleset, no deviation
     (cause,) = follow.causes(path)
     assert cause.reading is None and cause.step == g.step(10)
     assert cause.where is not None and cause.where.startswith(f"$.steps[{g.step(10)}].observation.")
@@ -194,6 +204,47 @@ def test_a_case_reports_at_most_max_causes_causes(slips: int) -> None:
     assert path.steps == [3 * (k + 1) for k in range(min(slips, MAX_CAUSES))]
 
 
+def test_past_a_reading_an_unexplained_divergence_is_compared_under_that_reading_and_the_case_goes_on() -> None:
+    """A Dealer for life, then the discard pile miscounted from position 12 on, then slips in other fields at
+    20, 24 and 28: the Dealer for life held from its divergence to the miscount (confirmed: it held more than one
+    step); the miscount is compared with the reference under the Dealer for life (so the Dealer is no divergence
+    there) and set aside; each later slip is a cause, up to MAX_CAUSES in all from the first divergence."""
+    g = game()
+    plain, dealer = dealer_fixed()
+    found = slipped(plain, range(12, len(plain)), miscount)
+    for at, change in ((20, total_off), (24, round_off), (28, draw_off)):
+        found = slipped(found, [at], change)
+    follow = g.follow(found, dealer)
+    path = follow.path(diagnoses(FLIP7, g.table, g.reshuffles, g.choices, found, dealer, PROJECT), dealer)
+    assert path.steps == [dealer, 12, 20, 24]
+    fixed, miscounted, total, round_number = follow.causes(path)
+    assert fixed.reading == "dealer_fixed" and fixed.evidence is not None
+    assert (fixed.evidence.held, fixed.evidence.broke_at, fixed.evidence.broke_explained) == (12 - dealer, 12, False)
+    assert fixed.evidence.confirmed
+    assert miscounted.reading is None and miscounted.where == f"$.steps[{g.step(12)}].observation.discard_pile"
+    assert total.where == f"$.steps[{g.step(20)}].observation.players[1].total"
+    assert total.set_aside == ("discard_pile",)
+    assert round_number.where == f"$.steps[{g.step(24)}].observation.round"
+    assert round_number.set_aside == ("discard_pile", "players.total")
+    assert [d.name for d in path.ruleset.readings()] == ["dealer_fixed"]
+
+
+def test_in_a_round_case_the_last_step_compares_the_totals_only_past_an_unexplained_divergence() -> None:
+    """A round case compares only the players' totals at its last step (the next round is dealt there): past a
+    miscount at position 3, a slipped total at the last step is a cause, a slipped discard pile there is not."""
+    g = game()
+    last = g.round_end + 1
+    project = _projection(g.round_end)
+    first_round = slipped(g.own[:last + 1], [3], miscount)
+    both = slipped(slipped(first_round, [last], total_off), [last], draw_off)
+    follow = g.follow(both, project=project)
+    path = follow.unexplained(3)
+    assert path.steps == [3, last]
+    assert follow.causes(path)[1].where == f"$.steps[{g.step(last)}].observation.players[1].total"
+    pile_only = slipped(first_round, [last], draw_off)
+    assert g.follow(pile_only, project=project).unexplained(3).steps == [3]
+
+
 # ---- a known reading but for one field ----------------------------------------------------------------------
 
 
@@ -222,6 +273,20 @@ def test_a_reading_that_explains_a_divergence_but_for_one_field_is_followed_with
     assert named.evidence.fields == len(differences(PROJECT(at, g.own[at]), PROJECT(at, plain[at])))
 
 
+def test_the_causes_past_a_reading_found_but_for_one_field_count_towards_max_causes() -> None:
+    """A slip in the round at position 2, the miscount from the Dealer's divergence on, slips in other fields at
+    20 and 24: the round, the miscount, the Dealer for life (the discard pile set aside) and the total at 20 are
+    the MAX_CAUSES causes; the slip at 24 is past them."""
+    g = game()
+    plain, dealer = dealer_fixed()
+    found = slipped(slipped(plain, [2], round_off), range(dealer, len(plain)), miscount)
+    found = slipped(slipped(found, [20], total_off), [24], draw_off)
+    follow = g.follow(found)
+    path = follow.unexplained(2)
+    assert path.steps == [2, dealer, dealer, 20]
+    assert [c.reading for c in follow.causes(path)] == [None, None, "dealer_fixed", None]
+
+
 # ---- the path kept ----------------------------------------------------------------------------------------------
 
 
@@ -246,7 +311,7 @@ def test_the_path_kept_is_the_one_leaving_fewest_divergences_unexplained() -> No
     found, dealer = dealer_fixed()
     neutral = unchanged_readings(1)[0]
     for matches in ([neutral, reading_named("dealer_fixed")], [reading_named("dealer_fixed"), neutral]):
-        follow = g.follow(found)
+        follow = g.follow(found, dealer)
         path = follow.path(matches, dealer)
         assert [c.reading for c in path.causes if c is not None] == ["dealer_fixed"], matches[0].reading
         assert path.steps == [dealer]
@@ -259,7 +324,7 @@ def test_of_equally_good_paths_the_first_reading_is_kept() -> None:
     found, dealer = dealer_fixed()
     first, second = unchanged_readings(2)
     for matches in ([first, second], [second, first]):
-        path = g.follow(found).path(matches, dealer)
+        path = g.follow(found, dealer).path(matches, dealer)
         assert path.causes[0] is not None and path.causes[0].reading == matches[0].reading
         assert path.causes[1] is not None and path.causes[1].reading == "dealer_fixed"
 
@@ -269,9 +334,9 @@ def test_only_the_first_branches_readings_are_followed() -> None:
     g = game()
     found, dealer = dealer_fixed()
     neutral = unchanged_readings(3)
-    kept = g.follow(found).path([*neutral, reading_named("dealer_fixed")], dealer)
+    kept = g.follow(found, dealer).path([*neutral, reading_named("dealer_fixed")], dealer)
     assert kept.causes[0] is not None and kept.causes[0].reading == neutral[0].reading
-    third = g.follow(found).path([*neutral[:2], reading_named("dealer_fixed")], dealer)
+    third = g.follow(found, dealer).path([*neutral[:2], reading_named("dealer_fixed")], dealer)
     assert third.causes[0] is not None and third.causes[0].reading == "dealer_fixed"
 
 
@@ -289,8 +354,7 @@ def test_a_reading_that_matched_one_field_at_one_step_reads_possibly_with_what_i
     found = [banks[at] if k == at else o for k, o in enumerate(g.own)]
     matches = diagnoses(FLIP7, g.table, g.reshuffles, g.choices, found, at, PROJECT)
     assert "bust_banks_cards" in [d.reading for d in matches]
-    follow = g.follow(found)
-    follow.fields[at] = len(differences(PROJECT(at, g.own[at]), PROJECT(at, found[at])))
+    follow = g.follow(found, at)
     assert follow.fields[at] == 1
     path = follow.path(matches, at)
     causes = follow.causes(path)
@@ -319,3 +383,36 @@ def test_a_possible_reading_says_what_it_matched(support: Support, note: str) ->
     else:
         assert support.note().startswith("the engine diverged from it again at the next step")
         assert support.note().endswith("in a way no known reading explains")
+
+
+def cost(path: Any) -> tuple[int, int, int]:
+    """Follow.path's order of paths (its docstring): the fewest divergences unexplained, then the fewest readings
+    unconfirmed, then the fewest causes."""
+    causes = len(path.causes)
+    unexplained = sum(c is None for c in path.causes)
+    confirmed = sum(s is not None and s.confirmed for s in path.supports)
+    return unexplained, causes - confirmed, causes
+
+
+@pytest.mark.parametrize(("better", "worse", "differ"), [
+    ("bust_banks_cards", "bust_discards_cards", 0),  # three causes each: one unexplained after the latter
+    ("bust_discards_cards", "discard_back_each_round", 1),  # one unexplained each, one more unconfirmed
+    ("reshuffle_moment=\"when_emptied\"", "bust_banks_cards", 2),  # all confirmed: two causes against three
+    ("dealer_fixed", "reshuffle_every_round", 1),  # one cause each, the latter not confirmed
+    ("dealer_fixed", "reshuffle_moment=\"when_emptied\"", 2),  # one confirmed cause against two
+])
+def test_the_path_kept_is_the_cheapest_whichever_reading_comes_first(better: str, worse: str,
+                                                                       differ: int) -> None:
+    """At the Dealer's divergence, each reading alone leads to a path (it is followed, and the divergences after
+    it diagnosed); given two, Follow.path keeps the cheaper path in its order, whichever is given first, so a
+    cheaper path found second is not lost to an early stop on the first."""
+    g = game()
+    found, dealer = dealer_fixed()
+    alone = {name: g.follow(found, dealer).path([reading_named(name)], dealer) for name in (better, worse)}
+    costs = {name: cost(path) for name, path in alone.items()}
+    assert costs[better] < costs[worse]
+    assert costs[better][:differ] == costs[worse][:differ] and costs[better][differ] < costs[worse][differ]
+    for order in ((better, worse), (worse, better)):
+        kept = g.follow(found, dealer).path([reading_named(name) for name in order], dealer)
+        assert kept.causes[0] is not None and kept.causes[0].reading == better, order
+        assert kept.steps == alone[better].steps
