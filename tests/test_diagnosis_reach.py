@@ -92,6 +92,20 @@ def test_a_reading_reproduces_the_engine_only_through_every_position_up_to_the_o
         assert reproduces(fixed, table, reshuffles, choices, slipped, at, without_discard), earlier
 
 
+def test_a_round_case_is_reproduced_through_its_last_step_by_the_totals_only() -> None:
+    """A round case compares only the totals at the step its round ends (the next round is dealt there): a pile
+    off there does not keep the rules from reproducing the engine; a total off does."""
+    table, reshuffles, choices, own = setup()
+    document = next(c for c in generated_cases([FLIP7], [3], 1, "0") if c.level == "game").document
+    end = document.first_round_end()
+    assert end is not None
+    last, project = end + 1, _projection(end)
+    pile = [miscounted(o) if k == last else o for k, o in enumerate(own[:last + 1])]
+    assert reproduces(FLIP7, table, reshuffles, choices, pile, last, project)
+    total = [*own[:last], {**own[last], "players": [{**p, "total": p["total"] + 1} for p in own[last]["players"]]}]
+    assert not reproduces(FLIP7, table, reshuffles, choices, total, last, project)
+
+
 def test_a_reading_whose_replay_refuses_a_decision_does_not_reproduce_the_engine() -> None:
     """The reference under a Dealer for life stops where the trace's decisions no longer fit it (fewer
     observations than the trace): past that position it reproduces nothing, whatever the engine showed."""
@@ -142,10 +156,32 @@ def test_a_reading_needs_another_reshuffle_when_it_shows_the_engine_and_then_can
     # a reading that does not show the engine's observations first is not the one
     slipped = [miscounted(o) if k == 1 else o for k, o in enumerate(found)]
     assert not needs_other_reshuffle(every_round, table, reshuffles, choices, slipped, PROJECT)
-    # shown the start only, the reading goes on at the first decision (its reshuffle is a round later); with
-    # nothing shown, there is nothing it reproduces
+    # one decision earlier, or shown the start only, the reading goes on at the next decision (its reshuffle
+    # comes later); with nothing shown, there is nothing it reproduces
+    assert not needs_other_reshuffle(every_round, table, reshuffles, choices, found[:-1], PROJECT)
     assert not needs_other_reshuffle(every_round, table, reshuffles, choices, found[:1], PROJECT)
     assert not needs_other_reshuffle(every_round, table, reshuffles, choices, [], PROJECT)
+    # a reading that refuses the engine's next decision (a Dealer for life, once the next round is dealt
+    # otherwise) does not need a reshuffle: the decision does not fit it, which is no reshuffle problem
+    fixed = under("dealer_fixed")
+    assert len(fixed) < len(setup()[3])
+    assert not needs_other_reshuffle(replace(FLIP7, deviations=("dealer_fixed",)), table, reshuffles, choices,
+                                     fixed, PROJECT)
+
+
+def test_a_reshuffle_the_trace_holds_an_order_for_is_no_other_reshuffle() -> None:
+    """In a game whose trace holds a reshuffle order, an engine that stopped just before the reshuffle: the rules
+    reproduce it and then reshuffle with the trace's order, so they need no other reshuffle."""
+    case = next(c for c in generated_cases([FLIP7], [3, 4], 4, "0") if c.level == "game" and c.document.reshuffles)
+    document = case.document
+    reshuffles = [list(order) for order in document.reshuffles]
+    choices = list(document.choices)
+    own = reference_observations(FLIP7, document.table, reshuffles, choices, len(choices) + 1)
+    # the reshuffle: the first position whose draw pile is larger than the one before
+    at = next(k for k in range(1, len(own)) if own[k]["draw_pile"] > own[k - 1]["draw_pile"])
+    assert not needs_other_reshuffle(FLIP7, document.table, reshuffles, choices, own[:at], PROJECT)
+    assert reference_observations(FLIP7, document.table, [], choices, len(own)) == own[:at], \
+        "without the trace's order the rules stop there"
 
 
 def test_diagnose_reshuffle_names_the_first_reading_that_needs_a_reshuffle_there_too() -> None:

@@ -416,3 +416,21 @@ def test_the_path_kept_is_the_cheapest_whichever_reading_comes_first(better: str
         kept = g.follow(found, dealer).path([reading_named(name) for name in order], dealer)
         assert kept.causes[0] is not None and kept.causes[0].reading == better, order
         assert kept.steps == alone[better].steps
+
+
+def test_the_causes_of_the_path_kept_are_those_of_its_own_readings_not_of_the_readings_tried_beside_it() -> None:
+    """A Dealer for life with the discard pile miscounted from position 14 on. Tried beside it, a bust discarding
+    the busted player's cards leads to the same unexplained position by another path, where under that reading
+    the busted player's cards differ too; the Dealer for life alone is kept, and its unexplained cause points at
+    the discard pile, as when it is tried alone."""
+    g = game()
+    plain, dealer = dealer_fixed()
+    found = slipped(plain, range(14, len(plain)), miscount)
+    alone_follow = g.follow(found, dealer)
+    alone = alone_follow.causes(alone_follow.path([reading_named("dealer_fixed")], dealer))
+    assert [(c.reading, c.where) for c in alone] == [
+        ("dealer_fixed", None), (None, f"$.steps[{g.step(14)}].observation.discard_pile")]
+    for order in (["dealer_fixed", "bust_discards_cards"], ["bust_discards_cards", "dealer_fixed"]):
+        follow = g.follow(found, dealer)
+        kept = follow.causes(follow.path([reading_named(name) for name in order], dealer))
+        assert kept == alone, order
