@@ -229,6 +229,24 @@ def test_past_a_reading_an_unexplained_divergence_is_compared_under_that_reading
     assert [d.name for d in path.ruleset.readings()] == ["dealer_fixed"]
 
 
+def test_a_reading_whose_reference_refuses_a_decision_the_engine_took_held_up_to_there() -> None:
+    """An engine that plays a Dealer for life yet takes the trace's later decisions, which the reference under
+    that reading refuses (its rounds are dealt otherwise): the reading held from its divergence up to the
+    refused decision, and is broken there, by nothing a known reading explains; the case is followed no further."""
+    g = game()
+    plain, dealer = dealer_fixed()
+    found = plain + g.own[len(plain):]
+    assert len(found) > len(plain)
+    follow = g.follow(found, dealer)
+    path = follow.path(diagnoses(FLIP7, g.table, g.reshuffles, g.choices, found, dealer, PROJECT), dealer)
+    assert path.steps == [dealer]
+    (fixed,) = follow.causes(path)
+    assert fixed.reading == "dealer_fixed" and fixed.evidence is not None
+    evidence = fixed.evidence
+    assert (evidence.held, evidence.broke_at, evidence.broke_explained) == (len(plain) - dealer, len(plain), False)
+    assert evidence.confirmed and evidence.fields == follow.fields[dealer]
+
+
 def test_in_a_round_case_the_last_step_compares_the_totals_only_past_an_unexplained_divergence() -> None:
     """A round case compares only the players' totals at its last step (the next round is dealt there): past a
     miscount at position 3, a slipped total at the last step is a cause, a slipped discard pile there is not."""
@@ -403,9 +421,11 @@ def cost(path: Any) -> tuple[int, int, int]:
 ])
 def test_the_path_kept_is_the_cheapest_whichever_reading_comes_first(better: str, worse: str,
                                                                        differ: int) -> None:
-    """At the Dealer's divergence, each reading alone leads to a path (it is followed, and the divergences after
-    it diagnosed); given two, Follow.path keeps the cheaper path in its order, whichever is given first, so a
-    cheaper path found second is not lost to an early stop on the first."""
+    """At the Dealer's divergence, each reading alone leads to a path (Follow.path follows each reading it is given
+    from the divergence and diagnoses the divergences after it; here the readings are chosen for the paths they
+    lead to, in a run they are those the diagnosis found there); given two, Follow.path keeps the cheaper path in
+    its order, whichever is given first, so a cheaper path found second is not lost to an early stop on the
+    first."""
     g = game()
     found, dealer = dealer_fixed()
     alone = {name: g.follow(found, dealer).path([reading_named(name)], dealer) for name in (better, worse)}
