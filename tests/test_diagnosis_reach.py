@@ -104,6 +104,8 @@ def test_a_round_case_is_reproduced_through_its_last_step_by_the_totals_only() -
     assert reproduces(FLIP7, table, reshuffles, choices, pile, last, project)
     total = [*own[:last], {**own[last], "players": [{**p, "total": p["total"] + 1} for p in own[last]["players"]]}]
     assert not reproduces(FLIP7, table, reshuffles, choices, total, last, project)
+    # no reading of the rules adds one to every total at once: no reading is named for it
+    assert diagnoses(FLIP7, table, reshuffles, choices, total, last, project) == []
 
 
 def test_a_reading_whose_replay_refuses_a_decision_does_not_reproduce_the_engine() -> None:
@@ -180,6 +182,8 @@ def test_a_reshuffle_the_trace_holds_an_order_for_is_no_other_reshuffle() -> Non
     # the reshuffle: the first position whose draw pile is larger than the one before
     at = next(k for k in range(1, len(own)) if own[k]["draw_pile"] > own[k - 1]["draw_pile"])
     assert not needs_other_reshuffle(FLIP7, document.table, reshuffles, choices, own[:at], PROJECT)
+    # and the rules reproduce the whole game past it, with the trace's order
+    assert reproduces(FLIP7, document.table, reshuffles, choices, own, len(own) - 1, PROJECT)
     assert reference_observations(FLIP7, document.table, [], choices, len(own)) == own[:at], \
         "without the trace's order the rules stop there"
 
@@ -197,6 +201,25 @@ def test_diagnose_reshuffle_names_the_first_reading_that_needs_a_reshuffle_there
     assert "reshuffle_every_round" in [d.reading for d in first]
     slipped = [miscounted(o) if k == 1 else o for k, o in enumerate(found)]
     assert diagnose_reshuffle(FLIP7, table, reshuffles, choices, slipped, PROJECT) is None
+
+
+def test_a_pair_of_readings_that_explains_a_step_together_is_named_once() -> None:
+    """An engine whose Flip 7 earns no bonus and leaves the others with nothing (tests/test_diagnosis_pairs.py)
+    shows both at the step of the Flip 7 (a game of the generated corpus that has one): no single reading
+    reproduces that step, the pair does, and it is named once (not once in each order)."""
+    case = next(c for c in generated_cases([FLIP7], [3, 4, 5, 6], 10, "0")
+                if c.level == "game" and c.id.endswith("game=9/players=4"))
+    document = case.document
+    reshuffles = [list(order) for order in document.reshuffles]
+    choices = list(document.choices)
+    both = replace(FLIP7, deviations=("flip7_others_bank_nothing", "no_flip7_bonus"))
+    found = reference_observations(both, document.table, reshuffles, choices, len(choices) + 1)
+    own = reference_observations(FLIP7, document.table, reshuffles, choices, len(choices) + 1)
+    at = next(k for k in range(len(found)) if canonical(PROJECT(k, found[k])) != canonical(PROJECT(k, own[k])))
+    assert not diagnoses(FLIP7, document.table, reshuffles, choices, found, at, PROJECT, pairs=False)
+    named = diagnoses(FLIP7, document.table, reshuffles, choices, found, at, PROJECT)
+    assert [(d.reading, tuple(o.reading for o in d.together)) for d in named] == [
+        ("flip7_others_bank_nothing", ("no_flip7_bonus",))]
 
 
 @pytest.mark.parametrize(("error", "problem"), [
