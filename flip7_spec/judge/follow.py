@@ -288,6 +288,7 @@ __all__ = [
     "FollowedPath",
     "Projection",
     "Support",
+    "Unexplained",
     "field_keys",
     "possibly",
     "without",
