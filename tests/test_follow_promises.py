@@ -454,3 +454,26 @@ def test_the_causes_of_the_path_kept_are_those_of_its_own_readings_not_of_the_re
         follow = g.follow(found, dealer)
         kept = follow.causes(follow.path([reading_named(name) for name in order], dealer))
         assert kept == alone, order
+
+
+def test_each_reading_of_a_pair_is_a_cause_of_its_own_naming_the_other() -> None:
+    """docs/protocol.md: a pair is named as two causes at the same step, each saying it fits only with the other
+    (the engine of tests/test_diagnosis_pairs.py: a Flip 7 earns no bonus and leaves the others with nothing;
+    a game of the generated corpus with a Flip 7)."""
+    case = next(c for c in generated_cases([FLIP7], [3, 4, 5, 6], 10, "0")
+                if c.level == "game" and c.id.endswith("game=9/players=4"))
+    document = case.document
+    reshuffles = [list(order) for order in document.reshuffles]
+    choices = list(document.choices)
+    found = reference_observations(replace(FLIP7, deviations=("flip7_others_bank_nothing", "no_flip7_bonus")),
+                                   document.table, reshuffles, choices, len(choices) + 1)
+    own = reference_observations(FLIP7, document.table, reshuffles, choices, len(choices) + 1)
+    at = next(k for k in range(len(found)) if canonical(PROJECT(k, found[k])) != canonical(PROJECT(k, own[k])))
+    follow = Follow(FLIP7, document.table, reshuffles, choices, found, [s.index for s in document.decisions],
+                    PROJECT)
+    follow.fields[at] = len(differences(PROJECT(at, own[at]), PROJECT(at, found[at])))
+    path = follow.path(diagnoses(FLIP7, document.table, reshuffles, choices, found, at, PROJECT), at)
+    causes = follow.causes(path)
+    assert [(c.reading, c.together) for c in causes] == [
+        ("flip7_others_bank_nothing", ("no_flip7_bonus",)), ("no_flip7_bonus", ("flip7_others_bank_nothing",))]
+    assert causes[0].step == causes[1].step == document.decisions[at - 1].index
