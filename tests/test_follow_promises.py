@@ -191,6 +191,13 @@ def test_each_unexplained_divergence_in_other_fields_is_its_own_cause_with_the_e
     assert second.text.startswith(first.text) and second.text.endswith("set aside)")
 
 
+def test_a_divergence_in_other_fields_at_the_very_next_step_is_found() -> None:
+    g = game()
+    found = slipped(slipped(g.own, [5], round_off), [6], total_off)
+    path = g.follow(found).unexplained(5)
+    assert path.steps == [5, 6] and path.causes == [None, None]
+
+
 @pytest.mark.parametrize("slips", [3, 4, 5])
 def test_a_case_reports_at_most_max_causes_causes(slips: int) -> None:
     """One slip in another field every third position: each is a cause, up to MAX_CAUSES of them."""
@@ -261,6 +268,41 @@ def test_in_a_round_case_the_last_step_compares_the_totals_only_past_an_unexplai
     assert follow.causes(path)[1].where == f"$.steps[{g.step(last)}].observation.players[1].total"
     pile_only = slipped(first_round, [last], draw_off)
     assert g.follow(pile_only, project=project).unexplained(3).steps == [3]
+
+
+def test_the_causes_past_a_reading_found_after_an_unexplained_divergence_count_towards_max_causes() -> None:
+    """A slip in the round at position 2, the Dealer for life from its divergence, slips in other fields at 10,
+    14 and 18: the slip, the Dealer for life and the slips at 10 and 14 are the MAX_CAUSES causes."""
+    g = game()
+    plain, dealer = dealer_fixed()
+    found = slipped(plain, [2], round_off)
+    for at, change in ((10, total_off), (14, draw_off), (18, miscount)):
+        found = slipped(found, [at], change)
+    follow = g.follow(found)
+    path = follow.unexplained(2)
+    assert path.steps == [2, dealer, 10, 14]
+    assert [c.reading for c in follow.causes(path)] == [None, "dealer_fixed", None, None]
+
+
+def test_two_independent_deviations_are_both_named_and_the_first_is_confirmed_up_to_the_second() -> None:
+    """An engine with a Dealer for life that also banks a busted player's cards, and slips in other fields at 20,
+    24 and 28: the Dealer for life is confirmed up to the bust, a later divergence another known reading explains
+    (an independent deviation); the bust banking its cards is named there; then the slips, up to MAX_CAUSES."""
+    g = game()
+    _, dealer = dealer_fixed()
+    found = reference_observations(replace(FLIP7, deviations=("dealer_fixed", "bust_banks_cards")), g.table,
+                                   g.reshuffles, g.choices, len(g.choices) + 1)
+    for at, change in ((20, total_off), (24, round_off), (28, draw_off)):
+        found = slipped(found, [at], change)
+    follow = g.follow(found, dealer)
+    path = follow.path(diagnoses(FLIP7, g.table, g.reshuffles, g.choices, found, dealer, PROJECT), dealer)
+    fixed, banks, *slips = follow.causes(path)
+    assert path.steps[:2] == [dealer, path.steps[1]] and dealer < path.steps[1] < 20
+    assert (fixed.reading, banks.reading) == ("dealer_fixed", "bust_banks_cards")
+    assert fixed.evidence is not None and fixed.evidence.confirmed
+    assert (fixed.evidence.broke_at, fixed.evidence.broke_explained) == (path.steps[1], True)
+    assert path.steps[2:] == [20, 24] and [c.reading for c in slips] == [None, None]
+    assert {d.name for d in path.ruleset.readings()} == {"dealer_fixed", "bust_banks_cards"}
 
 
 # ---- a known reading but for one field ----------------------------------------------------------------------
