@@ -220,6 +220,67 @@ def test_a_pair_of_readings_that_explains_a_step_together_is_named_once() -> Non
     named = diagnoses(FLIP7, document.table, reshuffles, choices, found, at, PROJECT)
     assert [(d.reading, tuple(o.reading for o in d.together)) for d in named] == [
         ("flip7_others_bank_nothing", ("no_flip7_bonus",))]
+    ruleset = named[0].ruleset  # what the reference plays to follow the engine further: both readings
+    assert ruleset is not None and {d.name for d in ruleset.readings()} == {"flip7_others_bank_nothing",
+                                                                            "no_flip7_bonus"}
+
+
+def test_readings_that_fit_a_divergence_equally_each_list_the_others() -> None:
+    """Reshuffling when the draw pile is emptied and reshuffling at the start of a turn show the same thing in this
+    game (the draw pile runs out at the end of a turn): the case cannot tell them apart, so both are named, in the
+    order of the alternatives, each listing the other in ``also``; diagnose names the first."""
+    case = next(c for c in generated_cases([FLIP7], [3, 4, 5, 6], 10, "0")
+                if c.level == "game" and c.id.endswith("game=9/players=4"))
+    document = case.document
+    reshuffles = [list(order) for order in document.reshuffles]
+    choices = list(document.choices)
+    found = reference_observations(replace(FLIP7, deviations=("reshuffle_at_turn_start",)), document.table,
+                                   reshuffles, choices, len(choices) + 1)
+    own = reference_observations(FLIP7, document.table, reshuffles, choices, len(choices) + 1)
+    at = next(k for k in range(len(found)) if canonical(PROJECT(k, found[k])) != canonical(PROJECT(k, own[k])))
+    named = diagnoses(FLIP7, document.table, reshuffles, choices, found, at, PROJECT)
+    assert [(d.reading, d.also) for d in named] == [
+        ('reshuffle_moment="when_emptied"', ("reshuffle_at_turn_start",)),
+        ("reshuffle_at_turn_start", ('reshuffle_moment="when_emptied"',))]
+    assert diagnose(FLIP7, document.table, reshuffles, choices, found, at, PROJECT) == named[0]
+
+
+# ---- the alternatives -------------------------------------------------------------------------------------------
+
+
+def test_the_alternatives_are_every_other_value_of_each_finite_option_then_every_other_misreading() -> None:
+    """Each other allowed value of each option with a finite set of values, in the game's order, never the
+    ruleset's own; then each misreading of the catalogue not already among the ruleset's deviations; each with
+    the ruleset that plays it (the reading added to the deviations) and its clause's confidence."""
+    from flip7_spec.misreadings import catalogue
+
+    fixed = replace(FLIP7, deviations=("dealer_fixed",))
+    for ruleset in (FLIP7, fixed):
+        found = list(alternatives(ruleset))
+        options = [(d.option, d.value) for d in found if d.option is not None]
+        played = ruleset.played()
+        wanted = [(name, value) for name, option in ruleset.OPTIONS.items() if option.values() is not None
+                  for value in option.values() or () if not (type(value) is type(getattr(played, name)) and
+                                                             value == getattr(played, name))]
+        assert options == wanted and len(wanted) >= 10
+        misreadings = [d.reading for d in found if d.option is None]
+        assert misreadings == [name for name in catalogue("flip7") if name not in ruleset.misreadings()]
+        assert found[-1].reading == list(catalogue("flip7"))[-1]  # the catalogue's last one is reached
+        for d in found:
+            assert d.ruleset is not None and d.ruleset.deviations == (*ruleset.deviations, d.reading)
+            assert d.confidence == CLAUSES[d.clause].confidence
+            if d.option is None:
+                assert d.description == catalogue("flip7")[d.reading].description
+    assert "dealer_fixed" not in [d.reading for d in alternatives(fixed)]
+
+
+def test_the_reference_observations_are_those_of_the_first_positions_asked() -> None:
+    """The start, then after each decision: as many as asked (the runner asks for one at least: the start), fewer
+    only when the reference cannot go on."""
+    table, reshuffles, choices, own = setup()
+    for count in (1, 2, 7):
+        seen = reference_observations(FLIP7, table, reshuffles, choices, count)
+        assert [canonical(o) for o in seen] == [canonical(o) for o in own[:count]]
 
 
 @pytest.mark.parametrize(("error", "problem"), [
