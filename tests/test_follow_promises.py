@@ -142,6 +142,7 @@ def test_an_unexplained_divergence_sets_its_fields_aside_and_the_next_reading_is
     assert reading.set_aside == ("discard_pile",)
     assert reading.evidence is not None and reading.evidence.confirmed
     assert reading.evidence.broke_at is None and reading.evidence.held == len(found) - dealer
+    assert reading.evidence.broke_explained is False  # nothing broke it
     assert not reading.text.startswith("possibly")
     assert [d.name for d in path.ruleset.readings()] == ["dealer_fixed"]
 
@@ -252,6 +253,30 @@ def test_a_reading_whose_reference_refuses_a_decision_the_engine_took_held_up_to
     evidence = fixed.evidence
     assert (evidence.held, evidence.broke_at, evidence.broke_explained) == (len(plain) - dealer, len(plain), False)
     assert evidence.confirmed and evidence.fields == follow.fields[dealer]
+
+
+def test_a_reading_found_at_the_start_is_followed_from_the_first_decision_on() -> None:
+    """An engine that plays to the right (it differs at the start) and slips in one total at its last step: the
+    reading at the start, then the slip; in a round case (the totals only at its last step) the reading alone,
+    held to the end."""
+    g = game()
+    right = g.under("turns_to_the_right")
+    assert g.first_divergence(right) == 0
+    last = len(right) - 1
+    found = slipped(right, [last], total_off)
+    follow = g.follow(found, 0)
+    path = follow.path(diagnoses(FLIP7, g.table, g.reshuffles, g.choices, found, 0, PROJECT), 0)
+    assert path.steps == [0, last] and [c.reading for c in follow.causes(path)] == ["turns_to_the_right", None]
+    assert follow.causes(path)[0].step is None  # the start
+    end = g.round_end + 1
+    project = _projection(g.round_end)
+    first_round = right[:end + 1]
+    round_follow = g.follow(first_round, 0, project)
+    round_path = round_follow.path(diagnoses(FLIP7, g.table, g.reshuffles, g.choices, first_round, 0, project), 0)
+    assert round_path.steps == [0]
+    (reading,) = round_follow.causes(round_path)
+    assert reading.reading == "turns_to_the_right" and reading.evidence is not None
+    assert (reading.evidence.held, reading.evidence.broke_at) == (end + 1, None)
 
 
 def test_in_a_round_case_the_last_step_compares_the_totals_only_past_an_unexplained_divergence() -> None:
