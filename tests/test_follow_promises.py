@@ -330,6 +330,21 @@ def test_two_independent_deviations_are_both_named_and_the_first_is_confirmed_up
     assert {d.name for d in path.ruleset.readings()} == {"dealer_fixed", "bust_banks_cards"}
 
 
+def test_a_reading_found_as_the_last_cause_is_among_the_readings_the_case_was_followed_under() -> None:
+    """Slips in three fields at positions 1, 2 and 3, the Dealer for life at its divergence, a slip after it: the
+    Dealer for life is the last of the MAX_CAUSES causes, and the ruleset of the path (whose readings a failure
+    reports as its deviations) plays it, though the case is followed no further."""
+    g = game()
+    plain, dealer = dealer_fixed()
+    found = plain
+    for at, change in ((1, round_off), (2, draw_off), (3, total_off), (dealer + 4, score_off)):
+        found = slipped(found, [at], change)
+    path = g.follow(found).unexplained(1)
+    assert path.steps == [1, 2, 3, dealer]
+    assert [c.reading if c else None for c in path.causes] == [None, None, None, "dealer_fixed"]
+    assert [d.name for d in path.ruleset.readings()] == ["dealer_fixed"]
+
+
 # ---- a known reading but for one field ----------------------------------------------------------------------
 
 
