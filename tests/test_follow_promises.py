@@ -345,6 +345,20 @@ def test_a_reading_found_as_the_last_cause_is_among_the_readings_the_case_was_fo
     assert [d.name for d in path.ruleset.readings()] == ["dealer_fixed"]
 
 
+def test_fields_set_aside_stay_aside_past_every_reading_found_after_them() -> None:
+    """The discard pile miscounted from position 2 on, in an engine with a Dealer for life that also banks a
+    busted player's cards: past the miscount, both readings are found, each with the discard pile set aside,
+    and nothing else (the miscount shows at every step after, but is set aside for the rest of the case)."""
+    g = game()
+    both = reference_observations(replace(FLIP7, deviations=("dealer_fixed", "bust_banks_cards")), g.table,
+                                  g.reshuffles, g.choices, len(g.choices) + 1)
+    found = slipped(both, range(2, len(both)), miscount)
+    follow = g.follow(found)
+    causes = follow.causes(follow.unexplained(2))
+    assert [(c.reading, c.set_aside) for c in causes] == [
+        (None, ()), ("dealer_fixed", ("discard_pile",)), ("bust_banks_cards", ("discard_pile",))]
+
+
 # ---- a known reading but for one field ----------------------------------------------------------------------
 
 
