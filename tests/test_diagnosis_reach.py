@@ -343,6 +343,8 @@ def test_a_misreading_is_told_with_its_description_its_clause_and_the_clause_con
 
 
 def test_an_option_value_is_told_with_its_option_and_value_not_as_a_misreading() -> None:
+    # docs/protocol.md: reshuffle_moment's value when_emptied has its own clause, F7-RESHUFFLE-EMPTIED
+    assert reading('reshuffle_moment="when_emptied"').clause == "F7-RESHUFFLE-EMPTIED"
     dealer_first = reading('deal_start="dealer"')
     told = dealer_first.explanation()
     assert told.option == "deal_start" and told.value == "dealer"
