@@ -253,6 +253,7 @@ def test_a_reading_whose_reference_refuses_a_decision_the_engine_took_held_up_to
     evidence = fixed.evidence
     assert (evidence.held, evidence.broke_at, evidence.broke_explained) == (len(plain) - dealer, len(plain), False)
     assert evidence.confirmed and evidence.fields == follow.fields[dealer]
+    assert [d.name for d in path.ruleset.readings()] == ["dealer_fixed"]  # the deviations the failure reports
 
 
 def test_a_reading_found_at_the_start_is_followed_from_the_first_decision_on() -> None:
