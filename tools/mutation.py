@@ -79,7 +79,7 @@ PACKAGES: tuple[Package, ...] = (
             ("tests/test_coverage.py", "tests/test_clause_coverage.py")),
     Package("diagnosis", ("flip7_spec/judge/diagnosis.py", "flip7_spec/judge/follow.py"),
             ("tests/test_diagnosis_promises.py", "tests/test_verdicts.py", "tests/test_diagnosis_pairs.py",
-             "tests/test_readings.py")),
+             "tests/test_readings.py", "tests/test_follow_promises.py", "tests/test_diagnosis_reach.py")),
     Package("conformance", ("flip7_spec/conformance/*.py", "flip7_spec/judge/runner.py",
                            "flip7_spec/judge/legality.py", "flip7_spec/judge/case.py", "flip7_spec/judge/describe.py"),
             ("tests/test_conform.py", "tests/test_conform_first_hour.py", "tests/test_verdicts.py",

@@ -37,6 +37,10 @@ BRANCHES = 3
 FieldKey = tuple[str, ...]
 """An observation field without its indices: ``("players", "status")`` stands for every player's status."""
 
+Unexplained = tuple[int, frozenset[FieldKey], tuple[str, ...]]
+"""An unexplained divergence as one path meets it: its position, the fields set aside there, the deviations of
+the ruleset the reference plays there."""
+
 
 @dataclass(frozen=True, slots=True)
 class Support:
@@ -137,7 +141,10 @@ class Follow:
     project: Projection
     fields: dict[int, int] = field(default_factory=dict)
     """The number of fields that differ at each divergence (the first one is given by the runner)."""
-    _unexplained: dict[int, tuple[Any, Any, frozenset[FieldKey]]] = field(default_factory=dict)
+    _unexplained: dict[Unexplained, tuple[Any, Any, frozenset[FieldKey]]] = field(default_factory=dict)
+    """At each unexplained divergence met, by its position, the fields set aside there and the readings played:
+    both observations and the fields left out where the cause points (the readings tried at one divergence meet
+    the same position by several paths, and only the one kept is told)."""
 
     def masked(self, mask: frozenset[FieldKey]) -> Projection:
         """The case's projection with the fields of ``mask`` set aside."""
@@ -173,7 +180,8 @@ class Follow:
         expected = reference_observations(ruleset, self.table, self.reshuffles, self.choices, len(self.found))
         project = self.masked(mask)
         here_expected = expected[at] if at < len(expected) else None
-        self._unexplained[at] = (here_expected, self.found[at], mask)
+        entry = (at, mask, ruleset.deviations)
+        self._unexplained[entry] = (here_expected, self.found[at], mask)
         here = FollowedPath([None], [at], [None], [mask], ruleset)
         if depth >= MAX_CAUSES or here_expected is None:
             return here
@@ -186,6 +194,8 @@ class Follow:
                 matches = diagnoses(ruleset, self.table, self.reshuffles, self.choices, self.found, at,
                                     self.masked(aside), pairs=False)  # single readings only: cheap enough
                 if matches:
+                    # the cause no reading explains is in that one field: it points there, not at those explained
+                    self._unexplained[entry] = (here_expected, self.found[at], mask | (keys - {key}))
                     self.fields[at] = len(differences(self.masked(aside)(at, here_expected),
                                                       self.masked(aside)(at, self.found[at])))
                     return here.then(self.path(matches, at, depth + 1, aside))
@@ -233,12 +243,15 @@ class Follow:
         the start) and its evidence: one per reading, so a pair of readings that explains a step together
         gives two. A reading that is not confirmed reads "possibly ..." with what it matched."""
         out: list[Explanation] = []
+        ruleset = self.ruleset  # what the reference plays at each cause: the readings found before it
         for cause, at, support, mask in zip(path.causes, path.steps, path.supports, path.masks, strict=True):
             step = self.step_of(at)
             set_aside = tuple(sorted(".".join(key) for key in mask))
             if cause is None:
-                out.append(self._unexplained_cause(at, step, set_aside))
+                out.append(self._unexplained_cause((at, mask, ruleset.deviations), step, set_aside))
                 continue
+            assert cause.ruleset is not None
+            ruleset = cause.ruleset
             assert support is not None
             parts = cause.parts()
             for part in parts:
@@ -249,13 +262,14 @@ class Follow:
                                    set_aside=set_aside, at_step=True, step=step))
         return tuple(out)
 
-    def _unexplained_cause(self, at: int, step: int | None, set_aside: tuple[str, ...]) -> Explanation:
-        expected, found, mask = self._unexplained.get(at, (None, None, frozenset()))
+    def _unexplained_cause(self, entry: Unexplained, step: int | None, set_aside: tuple[str, ...]) -> Explanation:
+        at = entry[0]
+        expected, found, mask = self._unexplained.get(entry, (None, None, frozenset()))
         project = self.masked(mask)
         difference = first_difference(project(at, expected), project(at, found))
         prefix: list[str | int] = ["start"] if at == 0 else ["steps", step if step is not None else 0]
         text = "a further divergence that no known reading explains"
-        if mask:
+        if set_aside:
             text += " (in other fields than those of an earlier unexplained divergence, set aside)"
         where = json_path([*prefix, "observation", *(difference.path if difference else ())])
         return Explanation(text, reading=None, where=where, set_aside=set_aside, at_step=True, step=step)
@@ -274,6 +288,7 @@ __all__ = [
     "FollowedPath",
     "Projection",
     "Support",
+    "Unexplained",
     "field_keys",
     "possibly",
     "without",
