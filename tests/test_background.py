@@ -14,6 +14,7 @@ import pytest
 from flip7_spec.conformance import background
 from flip7_spec.conformance.background import in_background
 from flip7_spec.errors import Flip7Error
+from tests.test_ordered_pool import lines_once_still
 
 
 def _counting() -> Iterator[Any]:
@@ -78,12 +79,7 @@ def test_the_helper_records_no_more_than_its_bound_ahead_of_the_runner(monkeypat
     cases = in_background(counted)
     try:
         assert next(cases) == 0
-        count, since = -1, time.monotonic()
-        while time.monotonic() - since < 1.0:  # until the count has held still for a second
-            now = len(log.read_text(encoding="utf-8").splitlines())
-            if now != count:
-                count, since = now, time.monotonic()
-            time.sleep(0.02)
+        count = lines_once_still(log)
     finally:
         cases.close()
     assert count == 1 + 2 * 3 + 1  # the one taken, 2 * AHEAD waiting, one more made and waiting for room

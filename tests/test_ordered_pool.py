@@ -52,6 +52,18 @@ def test_an_exception_that_cannot_be_sent_back_is_still_an_error_at_its_place() 
         next(results)
 
 
+def lines_once_still(log: Path, still: float = 1.0) -> int:
+    """The number of lines in ``log`` once it has not changed for ``still`` seconds (another process writes a
+    line each time it takes or makes one more item)."""
+    count, since = -1, time.monotonic()
+    while time.monotonic() - since < still:
+        now = len(log.read_text(encoding="utf-8").splitlines())
+        if now != count:
+            count, since = now, time.monotonic()
+        time.sleep(0.02)
+    return count
+
+
 def _taken_while_the_first_task_waits(tmp_path: Path, workers: int, ahead: int, window: int | None) -> int:
     """How many tasks the pool has taken from the caller's iterator while the first task's result is still out:
     task 0 waits until that count has held still for a second, then returns it (the parent writes a line to a
@@ -66,15 +78,7 @@ def _taken_while_the_first_task_waits(tmp_path: Path, workers: int, ahead: int, 
             yield n
 
     def task(n: int) -> int:
-        if n != 0:
-            return -1
-        count, since = -1, time.monotonic()
-        while time.monotonic() - since < 1.0:
-            now = len(log.read_text(encoding="utf-8").splitlines())
-            if now != count:
-                count, since = now, time.monotonic()
-            time.sleep(0.02)
-        return count
+        return lines_once_still(log) if n == 0 else -1
 
     results = ordered_map(task, tasks(), workers, ahead=ahead, window=window)
     try:

@@ -335,7 +335,7 @@ def test_a_reshuffle_names_what_stays_out_of_the_new_deck() -> None:
                              ruleset, reshuffles=[["1", "2", "3"]]))
     assert "F7-RESHUFFLE-TABLE-STAYS" in found and "F7-RESHUFFLE-IN-FLIP3" not in found
     # A reshuffle before any card is in front of anyone keeps nothing on the table (events of another engine).
-    early = [START, {"event": "reshuffle", "clause": "F7-RESHUFFLE", "order": ["1", "2"]}]
+    early: list[dict[str, Any]] = [START, {"event": "reshuffle", "clause": "F7-RESHUFFLE", "order": ["1", "2"]}]
     assert not {"F7-RESHUFFLE-TABLE-STAYS", "F7-RESHUFFLE-IN-FLIP3"} & by_hand(early)
 
 

@@ -15,24 +15,18 @@ from typing import Any
 
 import pytest
 
-from flip7_spec.conformance.coverage import watch_round_ends
 from flip7_spec.evidence import Evidence, RoundEnd, ScoredRow
-from flip7_spec.fixtures import full_deck
 from flip7_spec.games.vengeance.witness import STRUCTURAL, vengeance_witness
-from flip7_spec.play import make_game
 from flip7_spec.rulesets import Ruleset, preset
+from tests.test_witness import played as played_on
 
 VENGEANCE = preset("vengeance")
 
 
 def played(top: Sequence[str], choices: Sequence[Any], ruleset: Ruleset = VENGEANCE, players: int = 3) -> Evidence:
-    """The reference's play of ``choices`` on a deck stacked with ``top``, Dealer the last seat."""
-    game = make_game(ruleset, players, full_deck(ruleset, players, list(top)), players - 1, record=True)
-    ends = watch_round_ends(game)
-    events = [e.to_json() for e in game.start()]
-    for choice in choices:
-        events.extend(e.to_json() for e in game.apply(choice))
-    return Evidence(ruleset, players, events, tuple(ends), game.over)
+    """The reference's play of ``choices`` on a deck stacked with ``top``, Dealer the last seat (as the Flip 7
+    witness tests play, under Vengeance by default)."""
+    return played_on(top, choices, ruleset, players)
 
 
 def witnessed(evidence: Evidence) -> set[str]:
