@@ -186,14 +186,14 @@ def change(folder: Path, name: str) -> str:
                      if line[:1] in "+-" and not line.startswith(("+++", "---")))
 
 
-def sample_of(folder: Path, only: list[str], size: int, seed: int) -> list[str]:
+def sample_of(folder: Path, only: list[str], size: int, seed: int) -> tuple[list[str], int]:
     """``size`` mutant names drawn uniformly (with ``seed``) from those mutmut makes of the package prepared in
-    ``folder`` (those ``only`` matches, when given). mutmut makes them, and learns which test reaches which
-    function, when it is asked to run a name no mutant has."""
+    ``folder`` (those ``only`` matches, when given), and how many it drew from. mutmut makes them, and learns
+    which test reaches which function, when it is asked to run a name no mutant has."""
     run_mutmut(folder, ["run", "--max-children", "1", "no-mutant-has-this-name"])
     names = sorted(name for name in verdicts(folder)
                    if not only or any(fnmatch.fnmatchcase(name, pattern) for pattern in only))
-    return sorted(random.Random(seed).sample(names, min(size, len(names))))
+    return sorted(random.Random(seed).sample(names, min(size, len(names)))), len(names)
 
 
 def wilson(killed: int, tested: int, z: float = 1.96) -> tuple[float, float]:
@@ -217,8 +217,7 @@ def run_package(package: Package, only: list[str], children: int, keep: Path | N
     made = None
     try:
         if sample is not None:
-            chosen = sample_of(folder, only, sample, seed)
-            made = len(verdicts(folder))
+            chosen, made = sample_of(folder, only, sample, seed)
             only = chosen
         ran = run_mutmut(folder, ["run", "--max-children", str(children), *only]) if only or sample is None else ""
         found = verdicts(folder)
