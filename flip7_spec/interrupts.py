@@ -53,6 +53,34 @@ def stop_on_signals() -> Iterator[None]:
             signal.signal(number, handler)
 
 
+@contextmanager
+def signals_held() -> Iterator[None]:
+    """Within the block a SIGINT or SIGTERM is noted instead of raised, so that what the block writes (a
+    run's reports, once its cases are done) is written whole; at the block's end the first one noted is
+    raised as :class:`Interrupted`, and later ones are ignored as inside :func:`stop_on_signals`. A signal
+    ignored when the block starts (the cleanup after an earlier one) stays ignored. Outside the main thread
+    it does nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {number: signal.getsignal(number) for number in SIGNALS}
+    noted: list[int] = []
+
+    def note(number: int, frame: FrameType | None) -> None:
+        noted.append(number)
+
+    for number, handler in previous.items():
+        if handler is not signal.SIG_IGN:
+            signal.signal(number, note)
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, signal.SIG_IGN if noted else handler)
+    if noted:
+        raise Interrupted(noted[0])
+
+
 def interruption(error: KeyboardInterrupt) -> int:
     """The exit status for ``error``: its own for :class:`Interrupted`, 130 for a plain Ctrl-C."""
     return error.exit_code if isinstance(error, Interrupted) else 128 + signal.SIGINT

@@ -16,9 +16,13 @@ import time
 import uuid
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from flip7_spec.cli import cli, cmd_conform
+from flip7_spec.cli.common import run_main
+from flip7_spec.interrupts import Interrupted, signals_held, stop_on_signals
 from tests.test_conform import GUARD, QUICK, REPO, assert_clean, engine, environment, read_json, totals
 
 STOP_WITHIN = 15.0
@@ -146,3 +150,58 @@ def test_sigterm_stops_simulate_and_leaves_no_partial_file(tmp_path: Path) -> No
     assert seconds < STOP_WITHIN
     assert "Traceback" not in stderr and "flip7-spec: interrupted" in stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_signal_while_signals_are_held_is_raised_once_the_block_ends() -> None:
+    """signals_held notes a signal instead of raising it, finishes the block, then raises it as Interrupted;
+    a second signal in the cleanup after it is ignored, and stop_on_signals' end restores the handlers."""
+    before = signal.getsignal(signal.SIGTERM)
+    finished_block = False
+    with pytest.raises(Interrupted) as stopped, stop_on_signals():
+        with signals_held():
+            signal.raise_signal(signal.SIGTERM)
+            finished_block = True
+        raise AssertionError("the held signal was not raised at the block's end")  # pragma: no cover
+    assert finished_block and stopped.value.exit_code == 143
+    assert signal.getsignal(signal.SIGTERM) == before
+
+
+def test_signals_held_after_an_interruption_stay_ignored() -> None:
+    """Inside the cleanup of a first signal (handlers ignored), holding signals does not rearm them."""
+    with pytest.raises(Interrupted), stop_on_signals():
+        try:
+            signal.raise_signal(signal.SIGINT)
+        except Interrupted:
+            with signals_held():
+                signal.raise_signal(signal.SIGINT)  # ignored: the cleanup is under way
+            assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+            raise
+
+
+def test_a_signal_while_conform_writes_its_reports_leaves_them_whole(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Ctrl-C once every case is done, as the reports are being written: conform still writes them whole
+    (every case, not marked interrupted, since none was cut short) and then exits 130."""
+    original = cmd_conform.json_report
+
+    def interrupted_while_writing(*args: Any, **kwargs: Any) -> str:
+        signal.raise_signal(signal.SIGINT)
+        return original(*args, **kwargs)
+
+    def conform(report: Path, junit: Path) -> int:
+        monkeypatch.setattr(sys, "argv", ["flip7-spec", "conform", "--python", "tests.mutants.dealer_fixed:Engine",
+                                          *QUICK, "-g", "2", "--no-progress", "--json", str(report),
+                                          "--junit-xml", str(junit)])
+        return run_main(cli)
+
+    assert conform(tmp_path / "full.json", tmp_path / "full.xml") == 1  # this engine fails a case: exit 1
+    capsys.readouterr()
+    monkeypatch.setattr(cmd_conform, "json_report", interrupted_while_writing)
+    assert conform(tmp_path / "report.json", tmp_path / "junit.xml") == 130
+    written = read_json(tmp_path / "report.json")
+    assert written["interrupted"] is False
+    assert written["counts"] == read_json(tmp_path / "full.json")["counts"]
+    cases = [len(list(ET.parse(tmp_path / name).getroot().iter("testcase"))) for name in ("junit.xml", "full.xml")]
+    assert cases[0] == cases[1] > 0
+    assert "flip7-spec: interrupted" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["full.json", "full.xml", "junit.xml", "report.json"]

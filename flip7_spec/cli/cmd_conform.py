@@ -49,7 +49,7 @@ from flip7_spec.conformance.verdict import broken_promise_lines, skip_reason_lin
 from flip7_spec.errors import Flip7Error, InputError, OutputError
 from flip7_spec.fixtures import shipped_fixtures_dir
 from flip7_spec.htmlreport import TraceKeeper, render_report, report_from
-from flip7_spec.interrupts import interruption
+from flip7_spec.interrupts import interruption, signals_held
 from flip7_spec.judge.case import Case
 from flip7_spec.judge.describe import describe
 from flip7_spec.limits import COVERAGE_AIM, GAMES, PLAYERS, WORKERS, check_game_size
@@ -569,43 +569,46 @@ def command(**parameters: Any) -> None:
         raise
     finally:
         bar.close()
-    elapsed = time.perf_counter() - started
-    shown_from = None if fixtures_dir is None else ("flip7-spec's shipped fixtures" if options.fixtures is None
-                                                   else str(options.fixtures))
-    summary = summary_lines(collected, spec.name, elapsed, decisions, handshake_seconds)
-    covered = summarise(settled_corpus.coverage, settled_corpus.variants, settled_corpus.ruleset_list)
-    aimed = settled_corpus.min_coverage if settled_corpus.games else 0
-    chosen = bool(options.only) or not settled_corpus.games  # saved traces or a folder of fixtures: few clauses
-    if options.only:  # a part none of whose cases matched was not asked for
-        asked = [part for part in asked if any(part_of(r.case_id) == part for r in collected)]
-    prints = fingerprints(collected, passed)
-    for line in [*skip_reason_lines(collected, settled_corpus.coverage), *summary,
-                 *corpus_lines(collected, shown_from),
-                 *coverage_lines(covered, options.verbose, aimed, explain=options.min_coverage is not None,
-                                 chosen=chosen),
-                 *cause_lines(collected), *fingerprint_lines(prints, collected)]:
-        say(line)
-    unchecked: list[str] = []
-    if stopped is None:
-        for line in [*empty_part_warnings(collected, asked), *broken_promise_lines(collected)]:
-            say(line, err=True)
-        unchecked = unchecked_lines(collected, asked)
-        if options.only and not collected:
-            unchecked = [f"unchecked: no case matched --only {' '.join(options.only)}; nothing was checked"]
-        for line in unchecked:
-            say(line, err=True)
-    meta = {"engine": spec.name, "hello": hello, "seed": options.seed, "games": options.games,
-            "interrupted": stopped is not None, "seconds": round(elapsed, 3), "decisions": decisions,
-            "engine_seconds": round(engine_seconds(collected, handshake_seconds), 3),
-            "fingerprint": {base: list(f.readings) for base, f in prints.items()},
-            "fingerprint_evidence": {base: {"kept": {e.reading: e.to_json() for e in f.entries},
-                                            "dropped": {e.reading: e.to_json() for e in f.dropped}}
-                                     for base, f in prints.items()},
-            "coverage": [c.to_json() for c in covered], "unchecked": unchecked}
-    reports.write(collected, meta, spec.name, keeper)
-    if options.fingerprint_path is not None:
-        for written in write_fingerprints(options.fingerprint_path, prints):
-            say(f"fingerprint written to {written}")
+    # The cases are done: a signal from here on must not cut the reports short. They are written whole,
+    # then the signal stops the command (its exit status says so; the reports say the run was complete).
+    with signals_held():
+        elapsed = time.perf_counter() - started
+        shown_from = None if fixtures_dir is None else ("flip7-spec's shipped fixtures" if options.fixtures is None
+                                                       else str(options.fixtures))
+        summary = summary_lines(collected, spec.name, elapsed, decisions, handshake_seconds)
+        covered = summarise(settled_corpus.coverage, settled_corpus.variants, settled_corpus.ruleset_list)
+        aimed = settled_corpus.min_coverage if settled_corpus.games else 0
+        chosen = bool(options.only) or not settled_corpus.games  # saved traces or a folder of fixtures: few clauses
+        if options.only:  # a part none of whose cases matched was not asked for
+            asked = [part for part in asked if any(part_of(r.case_id) == part for r in collected)]
+        prints = fingerprints(collected, passed)
+        for line in [*skip_reason_lines(collected, settled_corpus.coverage), *summary,
+                     *corpus_lines(collected, shown_from),
+                     *coverage_lines(covered, options.verbose, aimed, explain=options.min_coverage is not None,
+                                     chosen=chosen),
+                     *cause_lines(collected), *fingerprint_lines(prints, collected)]:
+            say(line)
+        unchecked: list[str] = []
+        if stopped is None:
+            for line in [*empty_part_warnings(collected, asked), *broken_promise_lines(collected)]:
+                say(line, err=True)
+            unchecked = unchecked_lines(collected, asked)
+            if options.only and not collected:
+                unchecked = [f"unchecked: no case matched --only {' '.join(options.only)}; nothing was checked"]
+            for line in unchecked:
+                say(line, err=True)
+        meta = {"engine": spec.name, "hello": hello, "seed": options.seed, "games": options.games,
+                "interrupted": stopped is not None, "seconds": round(elapsed, 3), "decisions": decisions,
+                "engine_seconds": round(engine_seconds(collected, handshake_seconds), 3),
+                "fingerprint": {base: list(f.readings) for base, f in prints.items()},
+                "fingerprint_evidence": {base: {"kept": {e.reading: e.to_json() for e in f.entries},
+                                                "dropped": {e.reading: e.to_json() for e in f.dropped}}
+                                         for base, f in prints.items()},
+                "coverage": [c.to_json() for c in covered], "unchecked": unchecked}
+        reports.write(collected, meta, spec.name, keeper)
+        if options.fingerprint_path is not None:
+            for written in write_fingerprints(options.fingerprint_path, prints):
+                say(f"fingerprint written to {written}")
     if stopped is not None:
         say("interrupted: the reports hold the cases that finished", err=True)
         raise click.exceptions.Exit(interruption(stopped))
