@@ -2,7 +2,8 @@
 
 The parent sends each task to a worker over that worker's own pipe and waits on the pipes and on the
 workers' process sentinels together, so a worker that ends without a result (a policy that calls
-``os._exit``, a crash in native code, the kernel's OOM killer) is seen at once and named with its task. The
+``os._exit``, a crash in native code, the kernel's OOM killer) is seen at once and named with its task (within
+:data:`LIVENESS_CHECK` seconds when a process the task started outlives it and keeps both open). The
 standard pools do not fit: ``concurrent.futures.ProcessPoolExecutor`` keeps a manager thread that the
 interpreter joins at exit, and that thread can be left waiting for ever once a worker is ended mid-task
 (the process then never exits); ``multiprocessing.Pool`` waits for ever for the result of a worker that died.
@@ -29,6 +30,10 @@ R = TypeVar("R")
 
 STOP_WAIT = 5.0
 """Seconds a worker gets to end after SIGTERM before it is killed."""
+
+LIVENESS_CHECK = 1.0
+"""Seconds between checks that the busy workers still run, when none has sent anything: a worker's death is
+seen on its pipe and its sentinel, unless a process the task started outlives it and holds both open."""
 
 
 class WorkerDied(Exception):
@@ -146,7 +151,9 @@ def ordered_map(function: Callable[[T], R], tasks: Iterable[T], workers: int, *,
                 if worker.out:
                     by_handle[worker.conn] = worker
                     by_handle[worker.process.sentinel] = worker
-            for worker in {id(by_handle[h]): by_handle[h] for h in wait(list(by_handle))}.values():
+            ready = wait(list(by_handle), timeout=LIVENESS_CHECK)
+            busy = {id(by_handle[h]): by_handle[h] for h in ready} if ready else {id(w): w for w in pool if w.out}
+            for worker in busy.values():
                 _collect(worker, done)
     finally:
         _stop(pool, graceful=finished)

@@ -4,6 +4,7 @@ how the workers end."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import time
@@ -157,3 +158,55 @@ def test_a_worker_that_does_not_end_on_sigterm_is_killed_after_the_stop_wait(mon
 
 def test_a_dead_worker_is_named_with_its_exit_code() -> None:
     assert "exit code 7" in str(WorkerDied("task", 7))
+
+
+def test_a_dead_worker_is_named_at_once_while_a_process_it_started_still_holds_its_pipe(tmp_path: Path) -> None:
+    """A task that starts a process of its own and then dies: its pipe stays open (the process it started holds
+    it), yet the death is named as soon as the worker has ended, not when that process ends."""
+    holder = tmp_path / "holder"
+
+    def start_then_die(n: int) -> int:
+        if n == 2:
+            child = os.fork()
+            if child == 0:  # pragma: no cover (the held process only sleeps)
+                time.sleep(60)
+                os._exit(0)
+            holder.write_text(str(child), encoding="utf-8")
+            os._exit(7)
+        return n
+
+    began = time.monotonic()
+    try:
+        with pytest.raises(WorkerDied) as died:
+            list(ordered_map(start_then_die, range(4), 1))
+        assert (died.value.task, died.value.exitcode) == (2, 7)
+        assert time.monotonic() - began < 30, "the death was named only when the held process ended"
+    finally:
+        if holder.exists():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(holder.read_text(encoding="utf-8")), signal.SIGKILL)
+
+
+def test_an_idle_worker_that_died_before_the_end_does_not_stop_the_caller_at_the_end() -> None:
+    """Once every result has been handed back, idle workers are told to leave; one that has died meanwhile (a
+    worker killed from outside while idle) cannot be told, and that is no error: the iteration ends normally."""
+    results = ordered_map(_own_pid, range(3), 1)
+    pids = [next(results) for _ in range(3)]
+    worker = pids[-1]
+    os.kill(worker, signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while _alive(worker) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert list(results) == []
+
+
+def _own_pid(n: int) -> int:
+    return os.getpid()
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` still runs (a process that has ended but is not yet collected counts as ended)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text(encoding="utf-8").split(") ", 1)[1][0] != "Z"
+    except OSError:
+        return False
