@@ -369,3 +369,19 @@ def test_a_vengeance_card_decision_names_each_card_it_chooses_as_held_before_it(
             checked += 1
     assert checked == 5
 
+
+def test_a_card_decision_that_does_not_give_its_kind_still_names_its_cards() -> None:
+    """docs/trace-format.md: a decision's ``kind`` and ``player`` are optional; a choice of card references is
+    then still a card or swap decision, and the page names the cards (not the reference as JSON)."""
+    trace = json.loads((FIXTURES / "vengeance" / "basic-actions.json").read_text(encoding="utf-8"))
+    chosen = card_decisions(trace)
+    assert chosen
+    for index, _ in chosen:
+        del trace["steps"][index]["decision"]["kind"]
+    first = chosen[0][0]
+    del trace["steps"][first]["decision"]["player"]
+    known = ids(parse(render_trace(trace, "basic-actions.json")))
+    for index, words in chosen:
+        decision = trace["steps"][index]["decision"]
+        who = f"seat {decision['player']}" if "player" in decision else "the player to decide"
+        assert text(known[f"s{index}"].find("h3")) == f"step {index}: {who} chooses {words}"
