@@ -149,9 +149,10 @@ def _round_of_events(events: Sequence[dict[str, Any]], default: int | None) -> i
 
 def decision_text(decision: dict[str, Any], before: dict[str, Any] | None, seat: Seat) -> str:
     """A decision as a person reads it; a Vengeance card reference names the card (``seat 2 chooses seat 0's
-    card 1 (12)``), read in the observation ``before`` the decision."""
+    card 1 (12)``), read in the observation ``before`` the decision, also when the decision does not give its
+    kind (optional in a trace, docs/trace-format.md: only a card or swap decision chooses card references)."""
     kind, choice = decision.get("kind"), decision.get("choice")
-    if kind in ("card", "swap") and isinstance(choice, (dict, list)):
+    if (kind in ("card", "swap") or kind is None) and isinstance(choice, (dict, list)):
         who = seat(decision["player"]) if "player" in decision else "the player to decide"
         return f"{who} chooses {choice_text(choice, kind, before or {}, seat)}"
     return describe_decision(decision, seat)
