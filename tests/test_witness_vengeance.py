@@ -348,9 +348,6 @@ def test_special_numbers_are_named_only_when_the_ruleset_has_them() -> None:
 
 
 @pytest.mark.clause("V-FLIP4-RESOLVER-OUT")
-@pytest.mark.xfail(strict=True, reason="the witness names V-FLIP4-RESOLVER-OUT for any bust on a Flip Four's fourth "
-                   "card; left as it is while the default corpus's aimed games reach V-MOD-ALONE three times only "
-                   "with the cases that false claim spares them (test_coverage's three-times test)")
 def test_a_bust_on_the_fourth_card_of_a_flip_four_is_not_a_bust_while_resolving_held_back_cards() -> None:
     # B.1#15: seat 1 busts on the fourth card of the Flip Four (a second 6); no card was held back, none was being
     # resolved: V-FLIP4-RESOLVER-OUT (a bust while the held-back cards are resolved) did not apply.

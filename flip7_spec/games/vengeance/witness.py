@@ -116,8 +116,6 @@ def _from_events(evidence: Evidence) -> set[str]:
                 seen.add("V-LUCKY13-THIRD")
             if flip4_draws and flip4_draws[-1] < 4:
                 seen.add("V-FLIP4-STOP")
-            elif flip4_draws:
-                seen.add("V-FLIP4-RESOLVER-OUT")
         elif kind == "flip7":
             seen.add("V-ROUND-END")
             if previous.get("event") in RECEIPTS or previous.get("via") in ("one_more", "flip4") or player in stayed:
