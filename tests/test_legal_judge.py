@@ -163,6 +163,9 @@ def test_vengeance_brutal_flip7_choice() -> None:
     assert allowed(brutal, table(asked(0, "target"), *rows)) == [0, 1, 2]
     assert allowed(brutal.with_options(brutal_flip7_target="in_round"), table(asked(0, "target"), *rows)) == [0, 2]
     assert allowed(preset("vengeance"), table(asked(0, "target"), *rows)) is None  # no Brutal Mode, no choice
+    # An engine that leaves the busted player out without the in_round reading breaks the Brutal Mode Flip 7 rule
+    illegal = first_illegal_offer(brutal, [table(asked(0, "target", None, [0, 2]), *rows)])
+    assert illegal is not None and illegal.clause == "V-BRUTAL-FLIP7"
 
 
 def test_a_game_without_a_judge_judges_nothing() -> None:

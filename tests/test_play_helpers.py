@@ -156,6 +156,7 @@ def test_vengeance_a_scored_row_is_a_bust_or_the_scoring_rule(status: str, claus
     (DecisionKind.TARGET, "/2", "V-MOD-TARGET"),
     (DecisionKind.TARGET, "ONEMORE", "V-ACTION-TARGET"),
     (DecisionKind.TARGET, "FLIP4", "V-ACTION-TARGET"),
+    (DecisionKind.TARGET, "", "V-BRUTAL-FLIP7"),  # whom a Brutal Mode Flip 7's 15 points go to: about no card
     (DecisionKind.CARD, "STEAL", "V-STEAL"),  # the card a Steal takes
     (DecisionKind.CARD, "DISCARD", "V-DISCARD"),  # the card a Discard removes
     (DecisionKind.SWAP, "SWAP", "V-SWAP"),  # the two cards a Swap exchanges

@@ -42,6 +42,8 @@ def decision_clause(kind: str, card: str) -> str | None:
         return "V-MOD-TARGET"  # a Modifier's receiver
     if kind in (DecisionKind.CARD, DecisionKind.SWAP):
         return _CARD_CHOICE_CLAUSES.get(card, "V-SWAP")
+    if kind == DecisionKind.TARGET and not card:
+        return "V-BRUTAL-FLIP7"  # the one target decision about no card: whom a Brutal Mode Flip 7's 15 points go to
     if kind == DecisionKind.TARGET:
         return "V-ACTION-TARGET"
     return None
