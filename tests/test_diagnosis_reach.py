@@ -275,10 +275,10 @@ def test_the_alternatives_are_every_other_value_of_each_finite_option_then_every
 
 
 def test_the_reference_observations_are_those_of_the_first_positions_asked() -> None:
-    """The start, then after each decision: as many as asked (the runner asks for one at least: the start), fewer
-    only when the reference cannot go on."""
+    """The start, then after each decision: as many as asked (none for 0), fewer only when the reference cannot
+    go on."""
     table, reshuffles, choices, own = setup()
-    for count in (1, 2, 7):
+    for count in (0, 1, 2, 7):
         seen = reference_observations(FLIP7, table, reshuffles, choices, count)
         assert [canonical(o) for o in seen] == [canonical(o) for o in own[:count]]
 

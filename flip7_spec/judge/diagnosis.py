@@ -305,6 +305,8 @@ def reference_observations(ruleset: Ruleset, table: Table, reshuffles: Sequence[
     of the trace (the start, then after each decision); fewer when the reference cannot go on (a decision
     it does not allow, or a reshuffle the trace does not hold)."""
     out: list[Any] = []
+    if count <= 0:
+        return out
     try:
         game, _ = table.new_game(ruleset, reshuffles)
         out.append(game.observation())
