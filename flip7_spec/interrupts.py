@@ -81,6 +81,26 @@ def signals_held() -> Iterator[None]:
         raise Interrupted(noted[0])
 
 
+@contextmanager
+def forking() -> Iterator[None]:
+    """Around the start of a forked process: SIGINT and SIGTERM are held back in this thread (blocked, so
+    they wait, and arrive once the block ends), and the child starts with them held back too. The child lets
+    them through with :func:`let_interrupts_through` once its own handlers are set, so a stop sent to it
+    right after its start ends it as its own handlers say, never by the handlers it was forked with, run in
+    the middle of its start (where they raised into the interpreter's fork hooks, and were lost)."""
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def let_interrupts_through() -> None:
+    """What a process started under :func:`forking` does once its handlers are set: let SIGINT and SIGTERM
+    reach it (one that came meanwhile arrives now)."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGNALS)
+
+
 def interruption(error: KeyboardInterrupt) -> int:
     """The exit status for ``error``: its own for :class:`Interrupted`, 130 for a plain Ctrl-C."""
     return error.exit_code if isinstance(error, Interrupted) else 128 + signal.SIGINT

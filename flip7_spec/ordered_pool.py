@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any, Generic, TypeVar
 
+from flip7_spec.interrupts import forking, let_interrupts_through
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -51,6 +53,7 @@ def leave_interrupts_to_parent() -> None:
     it (the default action, not a handler the worker was forked with)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    let_interrupts_through()  # held back since the fork (forking()): one sent meanwhile arrives now
 
 
 def _serve(function: Callable[[Any], Any], conn: Connection) -> None:
@@ -107,7 +110,8 @@ def ordered_map(function: Callable[[T], R], tasks: Iterable[T], workers: int, *,
     def start() -> _Worker[T]:
         parent, child = context.Pipe()
         process = context.Process(target=_serve, args=(function, child), daemon=True)
-        process.start()
+        with forking():
+            process.start()
         child.close()
         worker: _Worker[T] = _Worker(process, parent)
         pool.append(worker)

@@ -15,6 +15,7 @@ from types import FrameType
 import pytest
 
 from flip7_spec import ordered_pool
+from flip7_spec.interrupts import stop_on_signals
 from flip7_spec.ordered_pool import WorkerDied, ordered_map
 
 
@@ -210,3 +211,41 @@ def _alive(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text(encoding="utf-8").split(") ", 1)[1][0] != "Z"
     except OSError:
         return False
+
+
+_SLOW_FORK_CHILD = {"on": False}
+
+
+def _slow_start_in_child() -> None:
+    if _SLOW_FORK_CHILD["on"]:
+        time.sleep(0.5)  # a forked child busy in the interpreter's fork hooks, as a loaded machine makes it
+
+
+os.register_at_fork(after_in_child=_slow_start_in_child)
+
+
+def test_a_worker_stopped_as_it_starts_ends_by_its_own_handlers_not_the_parents(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    """The caller fails right after the first worker is forked, while that worker is still starting: the
+    SIGTERM that stops it must end it quietly before it runs anything, not reach the handler it was forked with
+    (the parent's Ctrl-C handler, which raised into the fork hooks, was lost there, and left the worker running
+    its task until it was killed)."""
+    ran = tmp_path / "ran"
+
+    def task(n: int) -> int:
+        ran.write_text(str(n), encoding="utf-8")
+        return n
+
+    def tasks() -> Iterator[int]:
+        yield 0
+        raise ValueError("the caller's tasks fail")
+
+    _SLOW_FORK_CHILD["on"] = True
+    try:
+        with pytest.raises(ValueError, match="tasks fail"), stop_on_signals():
+            next(ordered_map(task, tasks(), 1, ahead=2))
+    finally:
+        _SLOW_FORK_CHILD["on"] = False
+    assert not ran.exists(), "the worker ran its task after it was told to stop"
+    err = capfd.readouterr().err
+    assert "Exception ignored" not in err and "Interrupted" not in err, err

@@ -13,6 +13,7 @@ from queue import Empty
 from typing import Any
 
 from flip7_spec.errors import Flip7Error
+from flip7_spec.interrupts import forking
 from flip7_spec.judge.case import Case
 from flip7_spec.ordered_pool import leave_interrupts_to_parent
 
@@ -45,7 +46,8 @@ def in_background(make: Callable[[], Iterator[Case]]) -> Iterator[Case]:
     context = multiprocessing.get_context("fork")
     queue = context.Queue(maxsize=AHEAD * 2)
     helper = context.Process(target=_produce, args=(queue, make), daemon=True)
-    helper.start()
+    with forking():
+        helper.start()
     try:
         while True:
             try:

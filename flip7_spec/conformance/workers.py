@@ -30,6 +30,7 @@ from typing import Any
 
 from flip7_spec.conformance import ERRORED
 from flip7_spec.conformance.engines import EngineSpec, EngineUnusable, FinishedCase, finish, handshake
+from flip7_spec.interrupts import forking, let_interrupts_through
 from flip7_spec.judge.case import Case
 from flip7_spec.protocol import traffic
 from flip7_spec.results import CaseResult
@@ -54,6 +55,7 @@ def _worker_main(spec: EngineSpec, save: Path | None, conn: Connection, number: 
     """A worker's life: handshake, then run each case it is sent until it is sent None or told to stop."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _on_term)
+    let_interrupts_through()  # held back since the fork (forking())
     traffic.become_worker(number)
     engine = None
     finished = False
@@ -110,7 +112,8 @@ class WorkerPool:
         self.started += 1
         process = self.context.Process(target=_worker_main, args=(self.spec, self.save, child, self.started),
                                        daemon=True)
-        process.start()
+        with forking():
+            process.start()
         child.close()
         worker = _Worker(process, parent)
         self.workers.append(worker)
