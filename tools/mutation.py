@@ -94,11 +94,17 @@ PACKAGES: tuple[Package, ...] = (
             ("tests/test_engine.py", "tests/test_scoring.py", "tests/test_flip7_actions.py",
              "tests/test_official_constants.py", "tests/test_legal_judge.py", "tests/test_misreadings.py",
              "tests/test_coverage.py", "tests/test_clause_coverage.py", "tests/test_symbolic.py",
-             "tests/test_readings.py", "tests/test_fixtures.py")),
+             "tests/test_readings.py", "tests/test_fixtures.py", "tests/test_witness.py",
+             "tests/test_scoring_promises.py", "tests/test_play_helpers.py", "tests/test_legal_judge_unasked.py",
+             "tests/test_presets_sources.py", "tests/test_clause_tables.py", "tests/test_misreading_readings.py",
+             "tests/test_flip7_misreading_promises.py", "tests/test_flip7_engine_promises.py")),
     Package("vengeance", ("flip7_spec/games/vengeance/*.py",),
             ("tests/test_vengeance_engine.py", "tests/test_vengeance_scoring.py", "tests/test_legal_judge.py",
              "tests/test_misreadings.py", "tests/test_coverage.py", "tests/test_clause_coverage.py",
-             "tests/test_symbolic_vengeance.py", "tests/test_readings.py", "tests/test_fixtures.py")),
+             "tests/test_symbolic_vengeance.py", "tests/test_readings.py", "tests/test_fixtures.py",
+             "tests/test_witness_vengeance.py", "tests/test_witness.py", "tests/test_scoring_promises.py",
+             "tests/test_play_helpers.py", "tests/test_legal_judge_unasked.py", "tests/test_presets_sources.py",
+             "tests/test_clause_tables.py", "tests/test_misreading_readings.py")),
 )
 BY_NAME = {p.name: p for p in PACKAGES}
 
