@@ -14,13 +14,14 @@ from typing import Any
 
 from flip7_spec.conformance import ERRORED, FAIL, PASS, SKIPPED
 from flip7_spec.conformance.cases import generated_cases, generated_game
+from flip7_spec.conformance.coverage import Coverage
 from flip7_spec.conformance.fingerprint import causes_of
-from flip7_spec.conformance.verdict import unchecked_lines
+from flip7_spec.conformance.verdict import skip_reason_lines, unchecked_lines
 from flip7_spec.judge.case import Case, trace_file_cases
 from flip7_spec.judge.describe import describe
 from flip7_spec.judge.runner import BY_ENGINE, HANDSHAKE, Played, compare, none_of_the_readings, run_case
 from flip7_spec.protocol import Level
-from flip7_spec.protocol.adapter import ReferenceAdapter
+from flip7_spec.protocol.adapter import EngineFailure, Observation, ReferenceAdapter
 from flip7_spec.results import CaseResult
 from flip7_spec.rulesets import Ruleset, preset
 from flip7_spec.trace.record import record_choices
@@ -87,6 +88,25 @@ def test_a_run_in_which_a_case_ran_is_not_unchecked_by_what_its_handshake_leaves
                CaseResult(GAME, Level.LEGAL, PASS)]
     assert unchecked_lines(results, ASKED) == []
     assert unchecked_lines([*results[:1], CaseResult(ROUND, Level.ROUND, FAIL)], ASKED) == []
+
+
+def test_the_summary_opens_with_each_skip_reason_and_the_rules_only_its_cases_reach() -> None:
+    """docs/protocol.md, running the corpus: the summary opens with the most frequent skip reasons, each with the
+    rule clauses that only its skipped cases would have exercised; what ran is no skip reason."""
+    flip7 = preset("flip7")
+    ran = Case("game:a", Level.GAME, flip7, clauses=frozenset({"F7-DEAL", "F7-BUST"}), shortfalls={})
+    left = Case("game:b", Level.GAME, flip7, clauses=frozenset({"F7-BUST", "F7-FREEZE"}), shortfalls={})
+    coverage = Coverage()
+    for case in (ran, left):
+        coverage.add_case(case, "generated")
+    reason = "the engine does not implement the Freeze"
+    coverage.skipped("game:b", reason)
+    results = [CaseResult("game:a", Level.GAME, PASS, "all good"), skipped("game:b", Level.GAME, reason),
+               CaseResult("game:a", Level.LEGAL, PASS, "all good")]
+    lines = skip_reason_lines(results, coverage)
+    assert lines[0].startswith("skipped 1 of 2 cases; top reasons"), lines
+    assert [line.split(None, 1) for line in lines[1:]] == [["1", reason], ["leaves", "unchecked: F7-FREEZE"]]
+    assert skip_reason_lines(results[:1], coverage) == []
 
 
 # ---- the option whose readings an engine fits none of (docs/protocol.md, the diagnosis) ------------------------
@@ -163,6 +183,29 @@ def test_every_failure_names_the_place_that_differs_as_a_json_path() -> None:
     assert scoring.where is not None and scoring.where.startswith("$.") and "score" in scoring.where
     for failure in (reshuffle, scoring):
         assert describe(failure)[1].startswith(f"     {failure.where}: expected "), describe(failure)
+
+
+class CheckingPlayerAndKind(ReferenceAdapter):
+    """The reference, checking that each decision it is sent names the player and kind of its pending decision,
+    as an engine may (docs/protocol.md, ``decide``: it replies errored when they do not match)."""
+
+    def decide(self, choice: Any, player: int | None = None, kind: str | None = None) -> Observation:
+        assert self.game is not None
+        pending = self.game.observation()["pending"]
+        if (player, kind) != (pending["player"], pending["kind"]):
+            raise EngineFailure(f"decide for {player} ({kind}), pending {pending['player']} ({pending['kind']})")
+        return super().decide(choice, player, kind)
+
+
+def test_each_decision_is_sent_with_the_player_and_kind_it_answers() -> None:
+    """``player`` and ``kind`` repeat the pending decision's (docs/protocol.md, ``decide``): an engine that checks
+    them passes every step of a game the reference plays."""
+    engine = CheckingPlayerAndKind()
+    game_case = next(c for c in generated_cases([preset("flip7")], [4], 1, 0) if c.level is Level.GAME)
+    assert len(game_case.document.decisions) > 10
+    results = by_level(engine, game_case)
+    assert {level: r.outcome for level, r in results.items()} == {"game": PASS, "legal": PASS}, \
+        [r.message for r in results.values()]
 
 
 # ---- a round case compares only the totals after the decision that ends its round --------------------------------
