@@ -2,7 +2,8 @@
 docs/protocol.md (errored cases, the diagnosis, exit code 3), docs/html-report.md (what a report's result holds)
 and the functions' docstrings: where a failure or an error came, what a fixture catches, which positions a round
 case compares, the cause of a choice the rules do not allow, the option whose readings an engine fits none of,
-and the lines that make a run *unchecked*."""
+the player and kind each decision is sent with, the skip reasons the summary opens with, and the lines that make
+a run *unchecked*."""
 
 from __future__ import annotations
 
