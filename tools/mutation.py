@@ -86,7 +86,8 @@ PACKAGES: tuple[Package, ...] = (
              "tests/test_fingerprint.py", "tests/test_fingerprint_cover.py", "tests/test_coverage.py",
              "tests/test_diagnosis_promises.py", "tests/test_diagnosis_pairs.py", "tests/test_readings.py",
              "tests/test_errored.py", "tests/test_legal_judge.py", "tests/test_scoring_hands.py",
-             "tests/test_exact_comparison.py")),
+             "tests/test_exact_comparison.py", "tests/test_fingerprint_summary.py", "tests/test_limits.py",
+             "tests/test_judge_steps.py", "tests/test_conform_records.py")),
     # A game's folder with its symbolic/ plug-in (the glob's * crosses folders), so its tests include those that
     # reach each part: the clause witness (coverage), the z3 model and theorems (the symbolic tests), the
     # misreadings (the diagnosis tests, which need each misreading to play exactly its reading).
@@ -97,14 +98,16 @@ PACKAGES: tuple[Package, ...] = (
              "tests/test_readings.py", "tests/test_fixtures.py", "tests/test_witness.py",
              "tests/test_scoring_promises.py", "tests/test_play_helpers.py", "tests/test_legal_judge_unasked.py",
              "tests/test_presets_sources.py", "tests/test_clause_tables.py", "tests/test_misreading_readings.py",
-             "tests/test_flip7_misreading_promises.py", "tests/test_flip7_engine_promises.py")),
+             "tests/test_flip7_misreading_promises.py", "tests/test_flip7_engine_promises.py",
+             "tests/test_symbolic_promises.py")),
     Package("vengeance", ("flip7_spec/games/vengeance/*.py",),
             ("tests/test_vengeance_engine.py", "tests/test_vengeance_scoring.py", "tests/test_legal_judge.py",
              "tests/test_misreadings.py", "tests/test_coverage.py", "tests/test_clause_coverage.py",
              "tests/test_symbolic_vengeance.py", "tests/test_readings.py", "tests/test_fixtures.py",
              "tests/test_witness_vengeance.py", "tests/test_witness.py", "tests/test_scoring_promises.py",
              "tests/test_play_helpers.py", "tests/test_legal_judge_unasked.py", "tests/test_presets_sources.py",
-             "tests/test_clause_tables.py", "tests/test_misreading_readings.py")),
+             "tests/test_clause_tables.py", "tests/test_misreading_readings.py",
+             "tests/test_vengeance_misreading_promises.py", "tests/test_vengeance_engine_promises.py")),
 )
 BY_NAME = {p.name: p for p in PACKAGES}
 
