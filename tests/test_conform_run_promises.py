@@ -1,7 +1,8 @@
 """Promises of a conformance run's corpus and machinery that the other tests left unchecked: how aimed games are
 steered and kept (flip7_spec/conformance/aimed.py, hunts.py), how generated games vary the declared options
-(cases.py), what a corpus holds for the engine it meets (session.py), and what a campaign and a cluster say
-(campaign.py, cluster.py; docs/campaigns.md)."""
+(cases.py), what a corpus holds for the engine it meets and what a run counts (session.py), what a campaign and
+a cluster say (campaign.py, cluster.py; docs/campaigns.md), and what becomes of one engine's handshake, smoke
+game and failing case (guard.py, smoke.py, engines.py, shrink.py)."""
 
 from __future__ import annotations
 
@@ -49,7 +50,7 @@ def ruleset(name: str) -> Ruleset:
 def test_a_candidate_that_exercises_no_short_clause_is_never_kept(monkeypatch: pytest.MonkeyPatch) -> None:
     """aimed.py: after a batch the candidate worth most is kept "if any is worth something"; a candidate is worth
     something only for the short clauses it exercises. A Flip 7 game can exercise no Vengeance clause, so when
-    that is the only clause short, every candidate is played and none is kept."""
+    that is the only clause short, no candidate is kept."""
     monkeypatch.setattr(aimed, "expected_clauses", lambda ruleset, variants=None: (["V-BRUTAL-FLIP7"], []))
     notes: dict[str, dict[str, str]] = {}
     kept = list(aimed_cases([ruleset("flip7")], [3], "0", Coverage(), 1, cap=3 * BATCH, notes=notes))
@@ -75,7 +76,7 @@ def test_an_aimed_game_plays_a_low_target_from_its_list_and_no_other(name: str) 
 @pytest.mark.parametrize(("name", "drawing"), [("flip7", "FLIP3"), ("vengeance", "FLIP4")])
 def test_a_tangle_hunt_deals_a_drawing_action_in_about_half_its_games(name: str, drawing: str) -> None:
     """hunts.py: a tangle hunt puts, in one game in two, a drawing Action within the deal (its target draws before
-    everyone is dealt); a shuffled deck puts one of its few there in about a game in twenty."""
+    everyone is dealt); a shuffled deck puts one of its few there in fewer than one game in ten."""
     players = 3
     dealt = sum(any(c.text == drawing for c in _rigged_deck(Aim(ruleset(name), players, "tangle", (drawing,)),
                                                               random.Random(seed))[:players])
@@ -105,15 +106,15 @@ def scoring_case_list(count: int) -> list[Case]:
 def passing_runner(ran: list[str], ahead: bool = False) -> CaseRunner:
     """A runner that passes every case it is given, in order, and notes which it ran; ``ahead``: it takes every
     case before it finishes the first, as a pool of workers takes cases ahead."""
-    def run(cases: Iterator[Case], deliver: Callable[[FinishedCase], None],
-            finished: Callable[[Case, FinishedCase], None] | None) -> None:
+    def runner(cases: Iterator[Case], deliver: Callable[[FinishedCase], None],
+               finished: Callable[[Case, FinishedCase], None] | None) -> None:
         for case in list(cases) if ahead else cases:
             ran.append(case.id)
             outcome = FinishedCase([CaseResult(case.id, case.level, PASS, decisions=2)], 2)
             if finished is not None:
                 finished(case, outcome)
             deliver(outcome)
-    return run
+    return runner
 
 
 @pytest.mark.parametrize("ahead", [False, True])
