@@ -87,7 +87,9 @@ PACKAGES: tuple[Package, ...] = (
              "tests/test_diagnosis_promises.py", "tests/test_diagnosis_pairs.py", "tests/test_readings.py",
              "tests/test_errored.py", "tests/test_legal_judge.py", "tests/test_scoring_hands.py",
              "tests/test_exact_comparison.py", "tests/test_fingerprint_summary.py", "tests/test_limits.py",
-             "tests/test_judge_steps.py", "tests/test_conform_records.py")),
+             "tests/test_judge_steps.py", "tests/test_conform_records.py", "tests/test_conform_run_promises.py",
+             "tests/test_background.py", "tests/test_campaign_settings.py", "tests/test_handshake.py",
+             "tests/test_report_record.py")),
     # A game's folder with its symbolic/ plug-in (the glob's * crosses folders), so its tests include those that
     # reach each part: the clause witness (coverage), the z3 model and theorems (the symbolic tests), the
     # misreadings (the diagnosis tests, which need each misreading to play exactly its reading).
@@ -107,7 +109,8 @@ PACKAGES: tuple[Package, ...] = (
              "tests/test_witness_vengeance.py", "tests/test_witness.py", "tests/test_scoring_promises.py",
              "tests/test_play_helpers.py", "tests/test_legal_judge_unasked.py", "tests/test_presets_sources.py",
              "tests/test_clause_tables.py", "tests/test_misreading_readings.py",
-             "tests/test_vengeance_misreading_promises.py", "tests/test_vengeance_engine_promises.py")),
+             "tests/test_vengeance_misreading_promises.py", "tests/test_vengeance_engine_promises.py",
+             "tests/test_symbolic_vengeance_promises.py")),
 )
 BY_NAME = {p.name: p for p in PACKAGES}
 
