@@ -246,6 +246,10 @@ def test_a_row_below_zero_names_the_floor_or_brutal_mode() -> None:
     # negative_scores=true (seed 004) outside Brutal Mode: the row keeps its -4, and the clause of that option
     # (V-SCORE-FLOOR, one clause for both values) is what applied
     assert "V-SCORE-FLOOR" in scored([(("-4",), "stayed", -4)], VENGEANCE.with_options(negative_scores=True))
+    # B.1#9: The Zero's 0 whatever the rest, also when its -N cards outweigh its Numbers, in Brutal Mode or not
+    for ruleset in (VENGEANCE, brutal):
+        found = scored([(("ZERO", "1", "-4"), "stayed", 0)], ruleset)
+        assert "V-ZERO-SCORE" in found and not {"V-SCORE-FLOOR", "V-BRUTAL-NEGATIVE"} & found
     # Brutal Mode is shown by a scored round, not by a ruleset alone
     assert "V-BRUTAL" not in witnessed(Evidence(brutal, 3, [], [], False))
     assert "V-BRUTAL" not in scored([(("6",), "stayed", 6)])

@@ -228,6 +228,8 @@ def _from_round_end(end: RoundEnd, evidence: Evidence) -> set[str]:
             if ruleset.halve_order == "whole_total":
                 seen.add("V-HALVE-WHOLE-TOTAL")
         raw = sum(c.value for c in numbers) - sum(c.value for c in cards if c.kind is Kind.SUBTRACT)
+        if zero and not flipped:
+            continue  # [V-ZERO-SCORE] the round scores 0 whatever the rest: neither the floor nor a negative score
         if raw < 0 or score < 0:
             seen.add("V-BRUTAL-NEGATIVE" if ruleset.brutal_mode and score < 0 else "V-SCORE-FLOOR")
     return seen
