@@ -404,6 +404,26 @@ def test_the_progress_bar_counts_rounds_or_games_on_a_terminal_and_leaves_no_lin
     assert "0/7" in plain.getvalue()
 
 
+def test_the_progress_bar_reaches_the_number_of_games_played(monkeypatch: pytest.MonkeyPatch,
+                                                             small_chunks: int) -> None:
+    """The bar counts every game as its unit of work comes back: when it is closed it stands at the total."""
+    import tqdm
+
+    closed_at: list[tuple[float, float | None]] = []
+
+    class Counted(tqdm.tqdm):  # type: ignore[type-arg]
+        def close(self) -> None:
+            if not self.disable and (self.n, self.total) not in closed_at[-1:]:
+                closed_at.append((self.n, self.total))
+            super().close()
+
+    monkeypatch.setattr(tqdm, "tqdm", Counted)
+    monkeypatch.setattr(sys, "stderr", Terminal())
+    games = 2 * small_chunks + 1  # three units of work, the last one short
+    run_experiment(SimulationRun(ruleset=preset("flip7"), players=3, games=games, seed="bar"), True)
+    assert closed_at == [(games, games)]
+
+
 # ---- games played and recorded -------------------------------------------------------------------------------
 
 
