@@ -25,9 +25,10 @@ from flip7_spec.judge.diagnosis import (
     needs_other_reshuffle,
     reference_observations,
 )
+from flip7_spec.judge.follow import Follow
 from flip7_spec.judge.runner import _projection
 from flip7_spec.rulesets import Ruleset, preset
-from flip7_spec.trace.compare import canonical
+from flip7_spec.trace.compare import canonical, differences
 from flip7_spec.trace.document import Table
 
 VENGEANCE = preset("vengeance")
@@ -170,3 +171,21 @@ def test_an_engine_that_stops_at_its_first_decision_for_want_of_a_reshuffle_is_d
     assert not needs_other_reshuffle(challenge, table, [], choices, found, PROJECT)
     named_reading = diagnose_reshuffle(challenge, table, [], choices, found, PROJECT)
     assert named_reading is not None and named_reading.reading == "reshuffle_every_round"
+
+
+@pytest.mark.clause("V-DEAL-ORDER", "V-STAY-MINIMUM")
+def test_past_a_divergence_a_pair_explains_but_for_one_field_the_divergence_stays_unexplained() -> None:
+    """docs/protocol.md: a field is set aside for a single reading that explains a divergence but for that field;
+    pairs are not tried there, to bound the cost. The same engine as above, miscounting the discard pile from the
+    start: the pair would explain the start but for the discard pile, yet the start is an unexplained divergence
+    and no reading is named there."""
+    ending = "game=0/players=3"
+    table, reshuffles, choices = game(ending)
+    found, at = engine(ending, (DEALER, TWO_NUMBERS))
+    found = [{**o, "discard_pile": o["discard_pile"] + 1000} for o in found]
+    own = reference_observations(VENGEANCE, table, reshuffles, choices, len(choices) + 1)
+    follow = Follow(VENGEANCE, table, reshuffles, choices, found, [2 * k + 1 for k in range(len(choices))], PROJECT)
+    follow.fields[at] = len(differences(PROJECT(at, own[at]), PROJECT(at, found[at])))
+    causes = follow.causes(follow.unexplained(at))
+    at_start = [c for c in causes if c.step is None]
+    assert at_start and all(c.reading is None for c in at_start), [(c.reading, c.set_aside) for c in at_start]
