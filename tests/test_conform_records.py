@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import copy
 import json
+import sys
+import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from flip7_spec.conformance import ERRORED, FAIL, PASS, SKIPPED
 from flip7_spec.conformance.cases import generated_cases, generated_game
@@ -288,3 +292,22 @@ def test_an_illegal_offer_no_reading_explains_is_the_rules_clause_not_a_guess() 
     assert cause.reading is None and "F7-HIT-STAY" in cause.text and "rules do not allow" in cause.text
     (summary,) = causes_of(legal)
     assert "guess" not in summary["text"] and "F7-HIT-STAY" in summary["text"]
+
+
+def test_a_cases_seconds_in_the_json_report_are_its_time_in_the_junit_report(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The JSON report's schema: a case's ``seconds`` are its wall-clock time rounded to 4 decimals, the JUnit
+    report's ``time`` for the case, so the two reports of one run agree."""
+    from flip7_spec.cli import cli
+    from flip7_spec.cli.common import run_main
+
+    report, junit = tmp_path / "report.json", tmp_path / "junit.xml"
+    monkeypatch.setattr(sys, "argv", ["flip7-spec", "conform", "--python", "tests.mutants.dealer_fixed:Engine",
+                                      "--no-fixtures", "--no-scoring", "-r", "flip7", "--min-coverage", "0", "-g",
+                                      "2", "--no-progress", "--json", str(report), "--junit-xml", str(junit)])
+    assert run_main(cli) == 1  # this engine fails a case
+    capsys.readouterr()
+    results = json.loads(report.read_text(encoding="utf-8"))["results"]
+    times = sorted(str(case.get("time")) for case in ET.parse(junit).getroot().iter("testcase"))
+    assert results and times == sorted(f"{result['seconds']:.4f}" for result in results)
+    assert all(round(result["seconds"], 4) == result["seconds"] for result in results)
