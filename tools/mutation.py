@@ -116,15 +116,15 @@ BY_NAME = {p.name: p for p in PACKAGES}
 
 COPIED = ("flip7_spec", "tests", "properties", "fixtures", "examples", "docs", "bench", "conftest.py", "pyproject.toml",
           "README.md")
-DESELECTED = ("--deselect",
-              "tests/test_simulate_run.py::test_a_run_on_a_cluster_writes_the_traces_and_figures_of_a_local_run",
-              "--deselect",
-              "tests/test_simulate_experiments.py::test_a_user_policy_file_from_another_folder_plays",
-              "--deselect",
-              "tests/test_simulate_experiments.py::test_a_user_policy_module_is_found_from_the_current_folder")
-"""Tests left out of every mutmut run (see :func:`config`): one starts a Dask cluster, two run the command line
-from another folder, where the mutated code cannot find mutmut's settings (they are read from the folder it
-runs in) and stops before the test's own check."""
+LEFT_OUT_TESTS = ("tests/test_simulate_run.py::test_a_run_on_a_cluster_writes_the_traces_and_figures_of_a_local_run",
+                  "tests/test_simulate_experiments.py::test_a_user_policy_file_from_another_folder_plays",
+                  "tests/test_simulate_experiments.py::test_a_user_policy_module_is_found_from_the_current_folder")
+"""Tests left out of every mutmut run: one starts a Dask cluster (one started in a process mutmut forked hangs, so
+every mutant it reaches would time out whether it changes anything or not), two run the command line from
+another folder, where the mutated code cannot find mutmut's settings (they are read from the folder it runs in)
+and stops before the test's own check."""
+DESELECTED = tuple(arg for test in LEFT_OUT_TESTS for arg in ("--deselect", test))
+"""pytest's arguments that leave :data:`LEFT_OUT_TESTS` out (see :func:`config`)."""
 KILLED = ("killed", "timeout", "caught by type check", "segfault")
 """mutmut's verdicts that count as killed: a test failed, hung or could not even start on the mutant."""
 LEFT_OUT = ("skipped", "not checked")
@@ -137,8 +137,7 @@ def config(package: Package, tests: list[str]) -> str:
         f"only_mutate = {json.dumps(list(package.files))}",
         f"pytest_add_cli_args_test_selection = {json.dumps(list(tests))}",
         # the default run's options (no cache, no slow tests), and a fixed order: the verdicts do not depend on it;
-        # without the tests that start a Dask cluster: one started in a process mutmut forked hangs, so every
-        # mutant those tests reach would time out whether it changes anything or not
+        # without LEFT_OUT_TESTS
         f"pytest_add_cli_args = {json.dumps(['-p', 'no:randomly', '-q', *DESELECTED])}",
         f"also_copy = {json.dumps([c for c in COPIED if c not in ('flip7_spec', 'tests', 'pyproject.toml')])}",
         "use_git_change_detection = false", "",

@@ -120,6 +120,7 @@ def entries(document: TraceDocument) -> list[Entry]:
     unknown = stopped if document.start_events is None and derived is not None and not derived.start.events \
         and derived.start.observation is None else ""
     out = [Entry(None, current, None, list(events or []), observation, unknown=unknown)]
+    said = bool(unknown)  # a point before this one already says where the reference stopped
     last = observation
     for step in document.steps:
         index = step.index
@@ -133,8 +134,8 @@ def entries(document: TraceDocument) -> list[Entry]:
             observation = observation or derived.steps[index].observation
         unknown = ""
         if events is None and stopped:
-            earlier = any(e.unknown for e in out)
-            unknown = "not recorded, and the reference stopped at an earlier step" if earlier else stopped
+            unknown = "not recorded, and the reference stopped at an earlier step" if said else stopped
+            said = True
         out.append(Entry(index, current, step.decision, list(events or []), observation, before=last,
                          unknown=unknown))
         last = observation if observation is not None else last
