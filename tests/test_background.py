@@ -14,7 +14,7 @@ import pytest
 from flip7_spec.conformance import background
 from flip7_spec.conformance.background import in_background
 from flip7_spec.errors import Flip7Error
-from tests.test_ordered_pool import lines_once_still
+from tests.test_ordered_pool import lines_once_still, logged
 
 
 def _counting() -> Iterator[Any]:
@@ -70,13 +70,7 @@ def test_the_helper_records_no_more_than_its_bound_ahead_of_the_runner(monkeypat
     log = tmp_path / "made"
     log.write_text("", encoding="utf-8")
 
-    def counted() -> Iterator[Any]:
-        for n in range(100):
-            with log.open("a", encoding="utf-8") as made:
-                made.write(f"{n}\n")
-            yield n
-
-    cases = in_background(counted)
+    cases = in_background(lambda: logged(log, 100))
     try:
         assert next(cases) == 0
         count = lines_once_still(log)

@@ -234,13 +234,18 @@ def test_each_differing_field_is_named_in_words_with_both_values() -> None:
     assert "differ only in JSON type" not in text(panel)
 
 
-def test_a_seat_only_one_side_has_is_a_marked_row_on_the_other() -> None:
-    trace = three_rounds()
-    expected = observation_at(trace, 6)
+def extra_seat_failure() -> tuple[ET.Element, dict[str, Any]]:
+    """The divergence panel of a failure at step 6 where the engine has a fourth seat the rules do not, and the
+    rules' observation there."""
+    expected = observation_at(three_rounds(), 6)
     found = copy.deepcopy(expected)
     found["players"].append({"cards": ["1"], "status": "active", "round_score": 1, "total": 0})
     result = failure(6, [at(6, "players[3]", None, found["players"][3])], expected, found)
-    panel = panel_of(articles(page_of([result]))[0])
+    return panel_of(articles(page_of([result]))[0]), expected
+
+
+def test_a_seat_only_one_side_has_is_a_marked_row_on_the_other() -> None:
+    panel, _ = extra_seat_failure()
     reference = figure(panel, "ref")
     table = next(t for t in reference.iter("table") if "players" in classes(t))
     rows = rows_of(table)

@@ -32,6 +32,7 @@ from tests.test_html_content import (
     articles,
     at,
     difference_rows,
+    extra_seat_failure,
     facts,
     failure,
     figure,
@@ -143,12 +144,7 @@ def test_the_table_shows_the_observations_round_dealer_and_piles_and_says_whose_
 
 
 def test_a_seat_only_the_engine_has_is_a_marked_row_of_the_reference_numbered_as_its_seat() -> None:
-    trace = three_rounds()
-    expected = observation_at(trace, 6)
-    found = copy.deepcopy(expected)
-    found["players"].append({"cards": ["1"], "status": "active", "round_score": 1, "total": 0})
-    result = failure(6, [at(6, "players[3]", None, found["players"][3])], expected, found)
-    panel = panel_of(articles(page_of([result]))[0])
+    panel, expected = extra_seat_failure()
     extra = engine_row(panel, "ref", 3)
     assert text(extra[0]) == "seat 3" and "diffrow" in classes(extra)
     assert ["diffrow" in classes(engine_row(panel, "ref", s)) for s in range(3)] == [False] * 3

@@ -54,6 +54,14 @@ def test_an_exception_that_cannot_be_sent_back_is_still_an_error_at_its_place() 
         next(results)
 
 
+def logged(log: Path, count: int) -> Iterator[int]:
+    """0 to ``count - 1``, a line written to ``log`` as each is taken from this iterator (by whichever process)."""
+    for n in range(count):
+        with log.open("a", encoding="utf-8") as taken:
+            taken.write(f"{n}\n")
+        yield n
+
+
 def lines_once_still(log: Path, still: float = 1.0) -> int:
     """The number of lines in ``log`` once it has not changed for ``still`` seconds (another process writes a
     line each time it takes or makes one more item)."""
@@ -73,16 +81,10 @@ def _taken_while_the_first_task_waits(tmp_path: Path, workers: int, ahead: int, 
     log = tmp_path / "taken"
     log.write_text("", encoding="utf-8")
 
-    def tasks() -> Iterator[int]:
-        for n in range(40):
-            with log.open("a", encoding="utf-8") as taken:
-                taken.write(f"{n}\n")
-            yield n
-
     def task(n: int) -> int:
         return lines_once_still(log) if n == 0 else -1
 
-    results = ordered_map(task, tasks(), workers, ahead=ahead, window=window)
+    results = ordered_map(task, logged(log, 40), workers, ahead=ahead, window=window)
     try:
         return next(results)
     finally:

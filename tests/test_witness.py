@@ -22,7 +22,7 @@ from flip7_spec.evidence import Evidence, RoundEnd, ScoredRow
 from flip7_spec.fixtures import full_deck
 from flip7_spec.games.flip7.witness import STRUCTURAL, flip7_witness
 from flip7_spec.play import make_game
-from flip7_spec.rulesets import Ruleset, preset
+from flip7_spec.rulesets import Option, Ruleset, preset
 
 FLIP7 = preset("flip7")
 
@@ -38,6 +38,11 @@ def played(top: Sequence[str], choices: Sequence[Any], ruleset: Ruleset = FLIP7,
     for choice in choices:
         events.extend(e.to_json() for e in game.apply(choice))
     return Evidence(ruleset, players, events, tuple(ends), game.over)
+
+
+def readings_of(option: Option) -> set[str]:
+    """The clauses an option's values choose: one per reading of the rule it leaves open."""
+    return {option.clause_of(v) for v in option.values() or []}
 
 
 def witnessed(evidence: Evidence) -> set[str]:
@@ -239,7 +244,7 @@ def test_a_flip_three_before_a_deal_turn_names_its_option_value(value: str) -> N
     option = ruleset.OPTIONS["deal_after_flip3_cards"]
     found = witnessed(played(["FLIP3", "5", "6", "7", "8", "9"], [1], ruleset))
     assert option.clause_of(value) in found and "F7-DEAL-TARGET-UNDEALT" in found
-    others = {option.clause_of(v) for v in option.values() or []} - {option.clause_of(value)}
+    others = readings_of(option) - {option.clause_of(value)}
     assert others and not others & found
     # A.2#2, A.2#14: a Second Chance given to seat 1 before its deal turn (seat 0's dealt Flip Three, on itself,
     # brings two) is a card in front of it by then, as the Flip Three's cards were: the same option decides.
@@ -257,10 +262,10 @@ def test_an_assigned_set_aside_card_names_the_resolution_option_value(value: str
     option = ruleset.OPTIONS["set_aside_resolution"]
     found = witnessed(played(["4", "6", "8", "FLIP3", "FREEZE", "3", "+4"], ["hit", 1, 2], ruleset))
     assert option.clause_of(value) in found
-    assert not ({option.clause_of(v) for v in option.values() or []} - {option.clause_of(value)}) & found
+    assert not (readings_of(option) - {option.clause_of(value)}) & found
     # no card set aside, nothing assigned: neither reading shown
     plain = witnessed(played(["4", "6", "8", "FLIP3", "1", "2", "3"], ["hit", 1], ruleset))
-    assert not {option.clause_of(v) for v in option.values() or []} & plain
+    assert not readings_of(option) & plain
 
 
 @pytest.mark.clause("F7-NO-DEAL-VARIANT", "F7-DEAL")
@@ -347,7 +352,7 @@ def test_a_reshuffle_of_flip_threes_and_second_chances_only_names_the_stalled_re
     # engine that reshuffles it still show the option at work).
     ruleset = FLIP7.with_options(stalled_round=value)
     option = ruleset.OPTIONS["stalled_round"]
-    readings = {option.clause_of(v) for v in option.values() or []}
+    readings = readings_of(option)
     dealt = [START, draw(0, "4", "deal")]
     stalled = by_hand([*dealt, {"event": "reshuffle", "clause": "F7-RESHUFFLE", "order": ["FLIP3", "CHANCE"]}],
                       ruleset=ruleset)

@@ -19,6 +19,7 @@ from flip7_spec.evidence import Evidence, RoundEnd, ScoredRow
 from flip7_spec.games.vengeance.witness import STRUCTURAL, vengeance_witness
 from flip7_spec.rulesets import Ruleset, preset
 from tests.test_witness import played as played_on
+from tests.test_witness import readings_of
 
 VENGEANCE = preset("vengeance")
 
@@ -226,7 +227,7 @@ def test_a_halved_row_names_the_halving_reading(order: str) -> None:
     ruleset = VENGEANCE.with_options(halve_order=order)
     option = ruleset.OPTIONS["halve_order"]
     found = scored([(("8", "/2"), "stayed", 4)], ruleset)
-    assert found & {option.clause_of(v) for v in option.values() or []} == {option.clause_of(order)}
+    assert found & readings_of(option) == {option.clause_of(order)}
     assert ("V-HALVE-WHOLE-TOTAL" in found) == (order == "whole_total")
     assert "V-HALVE-WHOLE-TOTAL" not in scored([(("8", "-2"), "stayed", 6)], ruleset)
 
@@ -282,7 +283,7 @@ def test_a_modifier_given_to_a_busted_player_names_its_brutal_reading(value: str
     # C.3: seat 0 busts on a second 4; seat 1 reveals a -2 and, in Brutal Mode, gives it to seat 0.
     ruleset = VENGEANCE.with_options(brutal_mode=True, brutal_busted_modifier=value)
     option = ruleset.OPTIONS["brutal_busted_modifier"]
-    readings = {option.clause_of(v) for v in option.values() or []}
+    readings = readings_of(option)
     found = witnessed(played(["4", "6", "8", "4", "-2"], ["hit", "hit", 0], ruleset))
     assert found & readings == {option.clause_of(value)}
     assert "V-MOD-ALONE" not in found
@@ -308,7 +309,7 @@ def test_a_brutal_flip_7_names_its_target_reading(value: str) -> None:
     # C.3: seat 0 Flips 7 (1..6 and 8) in Brutal Mode and takes 15 from seat 1, who stayed.
     ruleset = VENGEANCE.with_options(brutal_mode=True, brutal_flip7_target=value)
     option = ruleset.OPTIONS["brutal_flip7_target"]
-    readings = {option.clause_of(v) for v in option.values() or []}
+    readings = readings_of(option)
     choices = ["hit", "stay", "stay", "hit", "hit", "hit", "hit", "hit", 1]
     found = witnessed(played(["1", "12", "11", "2", "3", "4", "5", "6", "8"], choices, ruleset))
     assert found & readings == {option.clause_of(value)}
